@@ -1,0 +1,236 @@
+"""The command line: argparse, subcommands, exit codes. The one place a GraderError becomes a message.
+
+Exit codes: 0 every graded stage passes, 1 some stage fails, 2 a usage, course or fixture error.
+Imports are kept to what each command needs: a grade never imports jinja2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from grader.errors import GraderError, UsageError
+
+FORMATS = ("text", "json")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m grader",
+        description="Grade your GPT-2 stages. With no arguments: your progress and the next step.",
+        epilog="examples:\n  python -m grader --stage gelu --watch\n  python -m grader show gelu\n"
+               "  python -m grader --all --format json --output results.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--root", type=Path, help="the course folder (default: found upward from here)")
+    p.add_argument("--stage", metavar="ID", help="grade one stage")
+    p.add_argument("--all", action="store_true", help="grade every stage in order")
+    p.add_argument("--watch", action="store_true", help="re-grade on every save")
+    p.add_argument("--poll", action="store_true", help="with --watch: poll files instead of waiting for events")
+    p.add_argument("--isolate", action="store_true",
+                   help="put the reference implementations in place of the stages this one depends on")
+    p.add_argument("--checkpoint", metavar="PATH", type=Path,
+                   help="grade the checkpoint stage against this GPT-2 model.safetensors")
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    p.add_argument("--output", metavar="FILE", action="append", default=[],
+                   help="write the report to FILE (FORMAT=FILE picks a format per file); repeatable")
+    p.add_argument("--public-only", action="store_true", help="skip hidden cases even where they exist")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for name, text in (("show", "print a stage's instructions"), ("hint", "print the next hint for a stage"),
+                       ("reset", "restore a stage's stub (your file is backed up first)")):
+        sp = sub.add_parser(name, help=text)
+        sp.add_argument("id", metavar="ID")
+    fx = sub.add_parser("fixtures", help="build or verify fixtures (course authors)")
+    fx.add_argument("action", choices=("build", "verify"))
+    fx.add_argument("--stage", dest="fixture_stage", metavar="ID")
+    ck = sub.add_parser("check", help="the course's self-test: references pass, decoys fail and are named")
+    ck.add_argument("--stage", dest="check_stage", metavar="ID")
+    return p
+
+
+def find_root(start: Path) -> Path:
+    for folder in [start, *start.parents]:
+        if (folder / "course.yaml").exists():
+            return folder
+    raise UsageError(f"no course.yaml in {start} or any folder above it: run the grader from the course folder, "
+                     "or pass --root DIR")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except GraderError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from grader.course import load_course
+
+    root = (args.root or find_root(Path.cwd())).resolve()
+    course = load_course(root)
+    if args.command == "show":
+        from grader import authoring
+
+        print(authoring.render_instructions(course, course.stage(args.id)), end="")
+        return 0
+    if args.command == "hint":
+        return _hint(course, course.stage(args.id))
+    if args.command == "reset":
+        from grader import authoring
+
+        path, saved = authoring.reset(course, course.stage(args.id))
+        print(f"restored the stub in {path.relative_to(root)}"
+              + (f"; your previous file is saved as {saved.relative_to(root)}" if saved else ""))
+        return 0
+    if args.command == "fixtures":
+        return _fixtures(course, args.action, args.fixture_stage)
+    if args.command == "check":
+        return _check(course, args.check_stage)
+    if args.watch:
+        from grader import watch
+
+        return watch.main(course, args)
+    if args.stage or args.all:
+        stages = list(course.stages) if args.all else [course.stage(args.stage)]
+        return _grade(course, stages, args)
+    return _overview(course)
+
+
+def _grade(course: Any, stages: list[Any], args: argparse.Namespace) -> int:
+    from grader import grade
+    from grader.progress import Progress
+    from grader.results import Report
+
+    progress = Progress(course.root)
+    if progress.notice:
+        print(progress.notice, file=sys.stderr)
+    results = []
+    for stage in stages:
+        options = grade.Options(isolate=args.isolate, passed=progress.passed_map(), hidden=not args.public_only)
+        if args.checkpoint is not None:
+            from grader import checkpoint
+
+            options.source = checkpoint.source_for(course, stage, args.checkpoint)
+        result = grade.grade_stage(course, stage, options)
+        results.append(result)
+        if args.checkpoint is None:
+            progress.record(result)
+    report = Report(course=course.title, stages=results)
+    emit(report, args.format, args.output, footer=_next_step(course, progress, stages))
+    return 0 if report.passed else 1
+
+
+def render(report: Any, fmt: str, colour: bool = False, footer: list[str] | None = None) -> str:
+    if fmt == "json":
+        from grader.report import json as json_report
+
+        return json_report.render(report)
+    from grader.report import text
+
+    return text.render(report, colour=colour, footer=footer)
+
+
+def emit(report: Any, fmt: str, outputs: list[str], footer: list[str] | None = None) -> None:
+    """Print the report; write each --output file atomically in its own format."""
+    from grader.report import text
+
+    for spec in outputs:
+        kind, _, path = spec.rpartition("=") if "=" in spec else (fmt, "", spec)
+        if kind not in FORMATS:
+            raise UsageError(f"--output {spec}: unknown format '{kind}' (formats: {', '.join(FORMATS)})")
+        write_atomic(Path(path), render(report, kind))
+    if fmt == "text" or outputs:
+        sys.stdout.write(render(report, "text", colour=text.wants_colour(sys.stdout), footer=footer))
+    else:
+        sys.stdout.write(render(report, fmt))
+
+
+def write_atomic(path: Path, data: str) -> None:
+    path = path.resolve()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _next_step(course: Any, progress: Any, graded: list[Any]) -> list[str]:
+    for stage in course.stages:
+        if not progress.passed(stage.id):
+            if stage in graded:
+                return [f"Next: fix {stage.student_file}, then `python -m grader --stage {stage.id} --watch` "
+                        f"(hint: `python -m grader hint {stage.id}`)"]
+            return [f"Next: `python -m grader show {stage.id}`, then `python -m grader --stage {stage.id} --watch`"]
+    return ["Every stage passes. Well done."]
+
+
+def _overview(course: Any) -> int:
+    from grader.progress import Progress
+
+    progress = Progress(course.root)
+    if progress.notice:
+        print(progress.notice, file=sys.stderr)
+    print(f"{course.title}")
+    label = {"pass": "passed", None: "not started", "not_started": "not started"}
+    done = 0
+    for i, stage in enumerate(course.stages, 1):
+        status = progress.status(stage.id)
+        done += status == "pass"
+        print(f"  {i}. {stage.id:<12} {label.get(status, 'failing'):<12} {stage.title}")
+    print(f"{done} of {len(course.stages)} stages passed.")
+    print("\n".join(_next_step(course, progress, [])))
+    return 0
+
+
+def _hint(course: Any, stage: Any) -> int:
+    from grader.progress import Progress
+
+    progress = Progress(course.root)
+    if not stage.hints:
+        print(f"stage {stage.id} has no hints; `python -m grader show {stage.id}` has the full instructions")
+        return 0
+    index = progress.next_hint(stage.id, len(stage.hints))
+    if index is None:
+        print(f"All {len(stage.hints)} hints for {stage.id} were shown:")
+        for i, h in enumerate(stage.hints, 1):
+            print(f"  {i}. {h}")
+        return 0
+    print(f"Hint {index + 1} of {len(stage.hints)} for {stage.id}: {stage.hints[index]}")
+    return 0
+
+
+def _fixtures(course: Any, action: str, stage_id: str | None) -> int:
+    from grader import fixtures
+
+    stages = [course.stage(stage_id)] if stage_id else list(course.stages)
+    for stage in stages:
+        if action == "build":
+            path = fixtures.build(course, stage)
+            print(f"built {path.relative_to(course.root)} ({len(stage.cases)} cases)")
+        else:
+            fixtures.StageFixtures(course, stage).verify_all()
+            print(f"{stage.id}: fixtures match {fixtures.MANIFEST}")
+    return 0
+
+
+def _check(course: Any, stage_id: str | None) -> int:
+    from grader import authoring
+
+    stages = [course.stage(stage_id)] if stage_id else list(course.stages)
+    report = authoring.check(course, stages)
+    for line in report.lines:
+        mark = "ok  " if line.ok else "FAIL"
+        print(f"{mark} {line.stage}: {line.what}" + (f" ({line.detail})" if line.detail else ""))
+    print("check passed" if report.ok else "check FAILED")
+    return 0 if report.ok else 1

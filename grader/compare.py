@@ -1,0 +1,119 @@
+"""Shape and finiteness first, then |actual - expected| <= atol + rtol * |expected| elementwise; and fingerprints.
+
+Written by hand rather than calling numpy.testing or torch.testing: both raise with prose (numpy's wording changes
+between releases and prints a 1-ULP float32 miss as `1.` vs `1.`), while the grader needs the numbers as data: the
+worst element, its index and input, the share of the tolerance used, the first mismatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from grader.course import Tolerance
+from grader.results import Comparison, Mismatch
+
+FIRST = 5  # mismatches listed
+
+
+def _index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
+
+
+def _shape_hint(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
+    if actual == expected[::-1] and len(actual) > 1:
+        return " It looks transposed."
+    if int(np.prod(actual)) == int(np.prod(expected)):
+        return " Same number of elements: an extra or missing axis, or a reshape?"
+    if tuple(d for d in actual if d != 1) == tuple(d for d in expected if d != 1):
+        return " Only size-1 axes differ: check for a stray keepdims, [None] or squeeze."
+    return ""
+
+
+def compare(actual: np.ndarray, expected: np.ndarray, tol: Tolerance, key: str | None = None,
+            inputs: np.ndarray | None = None) -> Comparison:
+    """Compare one output with its expected array; `inputs` (same shape) is reported at mismatches."""
+    a_shape, e_shape = tuple(actual.shape), tuple(expected.shape)
+    result = Comparison(ok=False, key=key, shape_actual=a_shape, shape_expected=e_shape, total=int(expected.size))
+    if actual.dtype.kind == "c":
+        result.problem = f"returned complex numbers ({actual.dtype}); the answer is real"
+        return result
+    if actual.dtype.kind not in "biuf":
+        result.problem = f"returned values of type {actual.dtype}; expected numbers"
+        return result
+    if a_shape != e_shape:
+        result.problem = (f"shape {list(a_shape)} but expected {list(e_shape)}."
+                          f"{_shape_hint(a_shape, e_shape)}")
+        return result
+    a = actual.astype(np.float64).ravel()
+    e = np.asarray(expected, dtype=np.float64).ravel()
+    with np.errstate(invalid="ignore", over="ignore"):
+        both_finite = np.isfinite(a) & np.isfinite(e)
+        same_special = ~both_finite & ((np.isnan(a) & np.isnan(e)) | (a == e))
+        err = np.where(both_finite, np.abs(a - e), 0.0)
+        allowed = tol.atol + tol.rtol * np.abs(np.where(both_finite, e, 0.0))
+        bad = (both_finite & (err > allowed)) | (~both_finite & ~same_special)
+        ratio = np.where(err == 0, 0.0, np.divide(err, allowed, out=np.full_like(err, np.inf), where=allowed > 0))
+        rel = np.divide(err, np.abs(e), out=np.where(err == 0, 0.0, np.inf), where=both_finite & (e != 0))
+    result.mismatched = int(bad.sum())
+    result.nonfinite = int((~np.isfinite(a) & ~same_special).sum())
+    result.ok = result.mismatched == 0
+    if a.size == 0:
+        result.headroom = 0.0
+        return result
+    flat_in = inputs.ravel() if inputs is not None and inputs.shape == expected.shape else None
+
+    def point(i: int) -> Mismatch:
+        x = float(flat_in[i]) if flat_in is not None else None
+        return Mismatch(index=_index(i, e_shape), actual=float(a[i]), expected=float(e[i]), input=x)
+
+    if both_finite.any():
+        i_abs = int(np.argmax(np.where(both_finite, err, -1.0)))
+        result.max_abs_error, result.max_abs_index = float(err[i_abs]), _index(i_abs, e_shape)
+        i_rel = int(np.argmax(np.where(both_finite, rel, -1.0)))
+        result.max_rel_error, result.max_rel_index = float(rel[i_rel]), _index(i_rel, e_shape)
+        finite_ratio = np.where(both_finite, ratio, -1.0)
+        result.headroom = float(finite_ratio.max())
+        worst = int(np.argmax(finite_ratio))
+    if result.nonfinite or not both_finite.any():
+        worst = int(np.argmax(bad)) if bad.any() else 0
+        result.headroom = float("inf") if bad.any() else (result.headroom or 0.0)
+    result.worst = point(worst)
+    result.first = [point(int(i)) for i in np.flatnonzero(bad)[:FIRST]]
+    return result
+
+
+def compare_outputs(actual: dict[str, np.ndarray], expected: dict[str, np.ndarray], tol: Tolerance,
+                    inputs: np.ndarray | None = None) -> list[Comparison]:
+    """Compare every named output; keys are checked both ways before any value."""
+    if set(actual) != set(expected):
+        missing, extra = sorted(set(expected) - set(actual)), sorted(set(actual) - set(expected))
+        problem = f"returned the keys {sorted(actual)}; expected {sorted(expected)}"
+        problem += f" (missing {missing})" if missing else ""
+        problem += f" (unexpected {extra})" if extra else ""
+        return [Comparison(ok=False, problem=problem)]
+    return [compare(actual[k], expected[k], tol, key=k or None, inputs=inputs) for k in expected]
+
+
+def matches(actual: dict[str, np.ndarray], other: dict[str, np.ndarray], tol: Tolerance) -> float:
+    """How closely `actual` follows `other`: its largest error / allowed (< 1 is a match), inf when it cannot."""
+    comps = compare_outputs(actual, other, tol)
+    if not all(c.ok for c in comps):
+        return float("inf")
+    return max((c.headroom or 0.0) for c in comps)
+
+
+def fingerprint(actual: dict[str, np.ndarray], decoys: list[tuple[Any, Callable[[], dict[str, np.ndarray]]]],
+                tol: Tolerance) -> Any | None:
+    """The decoy whose output the learner's matches most closely within the tolerance, if any."""
+    best, best_score = None, 1.0
+    for decoy, produce in decoys:
+        try:
+            score = matches(actual, produce(), tol)
+        except Exception:  # a decoy that cannot run on this case simply does not match  # noqa: BLE001
+            continue
+        if score <= best_score:
+            best, best_score = decoy, score
+    return best

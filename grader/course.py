@@ -1,0 +1,526 @@
+"""The only module that reads course YAML: course.yaml and stages/<id>/stage.yaml become frozen objects.
+
+Everything is validated once, here. An unknown key (`atoll:`), a wrong type, a negative tolerance, a duplicate
+id, a missing file or a case whose inputs do not match its function's parameters is refused with the file, the
+line and the key. Nothing past this module sees a raw dict.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grader.errors import CourseError
+
+FORMAT_VERSION = 1
+DTYPES = ("float16", "float32", "float64", "int32", "int64", "bool")
+INPUT_KINDS = ("values", "value", "random", "generate", "artifact")
+DISTRIBUTIONS = ("normal", "uniform")
+ENTRY = re.compile(r"^student(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
+
+
+# --- YAML with line numbers -------------------------------------------------------------------------------
+
+
+class YMap(dict):  # type: ignore[type-arg]
+    """A mapping that remembers the line of itself and of each key."""
+
+    line: int = 0
+    key_lines: dict[str, int]
+
+
+class YList(list):  # type: ignore[type-arg]
+    """A sequence that remembers the line of itself and of each item."""
+
+    line: int = 0
+    item_lines: list[int]
+
+
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):  # type: ignore[misc, valid-type]
+    pass
+
+
+def _map(loader: Any, node: yaml.MappingNode) -> YMap:
+    out = YMap()
+    out.line, out.key_lines = node.start_mark.line + 1, {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        if not isinstance(key, str):
+            raise _Located(line, f"keys must be text, got {key!r}")
+        if key in out:
+            raise _Located(line, f"duplicate key '{key}' (first on line {out.key_lines[key]})")
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[key] = line
+    return out
+
+
+def _seq(loader: Any, node: yaml.SequenceNode) -> YList:
+    out = YList(loader.construct_object(child, deep=True) for child in node.value)
+    out.line, out.item_lines = node.start_mark.line + 1, [c.start_mark.line + 1 for c in node.value]
+    return out
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _seq)
+
+
+class _Located(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse one YAML file; syntax errors and duplicate keys come back as CourseError with the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CourseError(f"{path}: file not found")
+    except (OSError, UnicodeDecodeError) as e:
+        raise CourseError(f"{path}: cannot read it ({e})")
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except _Located as e:
+        raise CourseError(f"{path}:{e.line}: {e.message}")
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = f":{mark.line + 1}" if mark else ""
+        raise CourseError(f"{path}{line}: not valid YAML: {e.problem or e.context}")
+    except (yaml.YAMLError, RecursionError) as e:
+        raise CourseError(f"{path}: not valid YAML: {e}")
+
+
+# --- typed course objects ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Elementwise |actual - expected| <= atol + rtol * |expected|."""
+
+    atol: float
+    rtol: float
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """How one argument of a case is made: literal values, seeded random, a generator, or a built file."""
+
+    name: str
+    kind: str
+    spec: dict[str, Any] = field(hash=False, compare=True)
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function the learner writes, and the reference that defines it."""
+
+    name: str
+    module: str  # student.gelu
+    params: tuple[str, ...]
+    reference: str  # function name in the stage's reference.py
+    returns: str = "array"  # or "dict"
+    keys: tuple[str, ...] = ()  # for returns: dict
+    elementwise: bool = False
+    dtype: str | None = None  # the output dtype a learner should return, when no float input implies it
+    doc: str = ""
+
+    @property
+    def student_file(self) -> str:
+        return self.module.replace(".", "/") + ".py"
+
+
+@dataclass(frozen=True)
+class Decoy:
+    """A known-wrong variant: if a learner's output matches it, the grader names the mistake."""
+
+    id: str
+    function: str  # name in decoys.py
+    target: str  # the stage function it imitates
+    hint: str
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of one function, with its inputs and visibility."""
+
+    id: str
+    function: str
+    inputs: tuple[InputSpec, ...]
+    tolerance: Tolerance
+    hidden: bool = False
+    weight: float = 1.0
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage: a folder of YAML, markdown and numpy."""
+
+    id: str
+    title: str
+    dir: Path
+    summary: str
+    functions: tuple[Function, ...]
+    tolerance: Tolerance
+    cases: tuple[Case, ...]
+    points: float
+    timeout: float
+    memory_mb: int
+    depends_on: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    decoys: tuple[Decoy, ...] = ()
+    instructions: str = "instructions.md"
+    artifacts: str | None = None  # builder function in build.py
+
+    @property
+    def file(self) -> Path:
+        return self.dir / "stage.yaml"
+
+    @property
+    def module(self) -> str:
+        return self.functions[0].module
+
+    @property
+    def student_file(self) -> str:
+        return self.functions[0].student_file
+
+    def function(self, name: str) -> Function:
+        return next(f for f in self.functions if f.name == name)
+
+    def case(self, case_id: str) -> Case:
+        return next(c for c in self.cases if c.id == case_id)
+
+
+@dataclass(frozen=True)
+class Course:
+    """The whole course, in order."""
+
+    root: Path
+    title: str
+    stages: tuple[Stage, ...]
+    timeout: float
+    memory_mb: int
+
+    def stage(self, stage_id: str) -> Stage:
+        from grader.errors import UsageError
+
+        for s in self.stages:
+            if s.id == stage_id:
+                return s
+        near = difflib.get_close_matches(stage_id, [s.id for s in self.stages], n=1)
+        also = f" Did you mean '{near[0]}'?" if near else ""
+        ids = ", ".join(s.id for s in self.stages)
+        raise UsageError(f"no stage '{stage_id}' in {self.root / 'course.yaml'} (stages: {ids}).{also}")
+
+    def stage_of_module(self, module: str) -> Stage | None:
+        return next((s for s in self.stages if s.module == module), None)
+
+
+# --- validation ----------------------------------------------------------------------------------------------
+
+
+class _Where:
+    """A file and the mapping being read in it, for messages that point at a line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, line: int, message: str) -> CourseError:
+        return CourseError(f"{self.path}:{line}: {message}")
+
+    def fields(self, m: Any, what: str, required: dict[str, Any], optional: dict[str, Any], line: int = 0) -> YMap:
+        if not isinstance(m, dict):
+            raise self.fail(getattr(m, "line", line), f"{what} must be a mapping of keys, got {_kind(m)}")
+        allowed = {**required, **optional}
+        for key in m:
+            if key not in allowed:
+                near = difflib.get_close_matches(key, list(allowed), n=1)
+                hint = f" Did you mean '{near[0]}'?" if near else ""
+                raise self.fail(_line(m, key), f"unknown key '{key}' in {what}.{hint} Allowed: {', '.join(allowed)}")
+        for key in required:
+            if key not in m:
+                raise self.fail(getattr(m, "line", line), f"{what} is missing the key '{key}'")
+        for key, want in allowed.items():
+            if key in m and not _is(m[key], want):
+                raise self.fail(_line(m, key), f"'{key}' in {what} must be {_name(want)}, got {_kind(m[key])}")
+        return m
+
+
+def _line(m: Any, key: str) -> int:
+    return getattr(m, "key_lines", {}).get(key, getattr(m, "line", 0))
+
+
+def _is(value: Any, want: Any) -> bool:
+    if want is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if want is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, want)
+
+
+def _name(want: Any) -> str:
+    return {str: "text", float: "a number", int: "a whole number", bool: "true or false", list: "a list",
+            dict: "a mapping"}.get(want, str(want))
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {str: "text", int: "a whole number", float: "a number", bool: "true/false", YList: "a list",
+            YMap: "a mapping"}.get(type(value), type(value).__name__) + f" ({value!r})"[:60]
+
+
+def _tolerance(w: _Where, m: Any, what: str) -> Tolerance:
+    w.fields(m, what, {"atol": float, "rtol": float}, {})
+    for key in ("atol", "rtol"):
+        if not math.isfinite(m[key]) or m[key] < 0:
+            raise w.fail(_line(m, key), f"'{key}' in {what} must be a finite number >= 0, got {m[key]}")
+    return Tolerance(float(m["atol"]), float(m["rtol"]))
+
+
+def _unique(w: _Where, items: list[Any], ids: list[str], what: str) -> None:
+    seen: dict[str, int] = {}
+    for item, ident in zip(items, ids, strict=True):
+        if ident in seen:
+            raise w.fail(_line(item, "id"), f"duplicate {what} id '{ident}' (also the {what} on line {seen[ident]})")
+        seen[ident] = _line(item, "id")
+
+
+def load_course(root: Path | str = ".") -> Course:
+    """Read and validate course.yaml and every stage it lists."""
+    root = Path(root).resolve()
+    path = root / "course.yaml"
+    if not path.exists():
+        raise CourseError(f"{path}: no course here. Run the grader from the course folder, or pass --root DIR.")
+    w = _Where(path)
+    doc = read_yaml(path)
+    w.fields(doc, "course.yaml", {"format_version": int, "title": str, "stages": list}, {"defaults": dict})
+    if doc["format_version"] != FORMAT_VERSION:
+        newer = doc["format_version"] > FORMAT_VERSION
+        fix = "upgrade the grader (pip install -U gpt2-course)" if newer else "update course.yaml to the new format"
+        raise w.fail(_line(doc, "format_version"), f"format_version {doc['format_version']} is not supported "
+                     f"(this grader reads version {FORMAT_VERSION}): {fix}")
+    defaults = w.fields(doc.get("defaults", YMap()), "defaults", {}, {"timeout": float, "memory_mb": int})
+    timeout = float(defaults.get("timeout", 10.0))
+    memory_mb = int(defaults.get("memory_mb", 4096))
+    if timeout <= 0 or memory_mb <= 0:
+        raise w.fail(defaults.line, "defaults: timeout and memory_mb must be greater than 0")
+    entries = doc["stages"]
+    if not entries:
+        raise w.fail(_line(doc, "stages"), "the course lists no stages")
+    stages: list[Stage] = []
+    for i, entry in enumerate(entries):
+        line = entries.item_lines[i]
+        if isinstance(entry, str):
+            entry = YMap(id=entry)
+            entry.line, entry.key_lines = line, {"id": line}
+        w.fields(entry, "a stage entry", {"id": str}, {"points": float}, line)
+        if entry["id"] in [s.id for s in stages]:
+            raise w.fail(line, f"stage '{entry['id']}' is listed twice")
+        stage = _load_stage(root, entry["id"], line, w, timeout, memory_mb, entry.get("points"), stages)
+        stages.append(stage)
+    return Course(root=root, title=doc["title"], stages=tuple(stages), timeout=timeout, memory_mb=memory_mb)
+
+
+def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float, memory_mb: int,
+                points: float | None, earlier: list[Stage]) -> Stage:
+    sdir = root / "stages" / stage_id
+    if not (sdir / "stage.yaml").exists():
+        raise cw.fail(line, f"stage '{stage_id}' has no definition: expected {sdir / 'stage.yaml'}")
+    w = _Where(sdir / "stage.yaml")
+    m = w.fields(read_yaml(w.path), "stage.yaml",
+                 {"id": str, "title": str, "tolerance": dict, "functions": dict, "cases": list},
+                 {"summary": str, "points": float, "timeout": float, "memory_mb": int, "depends_on": list,
+                  "hints": list, "decoys": list, "instructions": str, "artifacts": str})
+    if m["id"] != stage_id:
+        raise w.fail(_line(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
+    tol = _tolerance(w, m["tolerance"], "tolerance")
+    functions = _functions(w, m["functions"])
+    stage_timeout = float(m.get("timeout", timeout))
+    stage_memory = int(m.get("memory_mb", memory_mb))
+    if stage_timeout <= 0 or stage_memory <= 0:
+        raise w.fail(m.line, "timeout and memory_mb must be greater than 0")
+    for key, filename in (("instructions", m.get("instructions", "instructions.md")), ("reference", "reference.py")):
+        if not (sdir / filename).exists():
+            raise w.fail(_line(m, key), f"missing file {sdir / filename}")
+    depends = tuple(_strings(w, m, "depends_on"))
+    for dep in depends:
+        if dep not in [s.id for s in earlier]:
+            raise w.fail(_line(m, "depends_on"), f"depends_on '{dep}' must be a stage listed before '{stage_id}' "
+                         "in course.yaml")
+    decoys = _decoys(w, m, functions)
+    if decoys and not (sdir / "decoys.py").exists():
+        raise w.fail(_line(m, "decoys"), f"decoys are listed but {sdir / 'decoys.py'} is missing")
+    cases = _cases(w, m, functions, tol)
+    if any(s.kind == "generate" for c in cases for s in c.inputs) and not (sdir / "inputs.py").exists():
+        raise w.fail(_line(m, "cases"), f"a case uses 'generate' but {sdir / 'inputs.py'} is missing")
+    if "artifacts" in m and not (sdir / "build.py").exists():
+        raise w.fail(_line(m, "artifacts"), f"'artifacts' names a builder but {sdir / 'build.py'} is missing")
+    if any(s.kind == "artifact" for c in cases for s in c.inputs) and "artifacts" not in m:
+        raise w.fail(_line(m, "cases"), "a case uses 'artifact' but the stage has no 'artifacts' builder")
+    modules = {f.module for f in functions}
+    if len(modules) > 1:
+        raise w.fail(_line(m, "functions"), f"all functions of a stage live in one learner file, got {sorted(modules)}")
+    stage_points = float(points if points is not None else m.get("points", 1.0))
+    if stage_points < 0:
+        raise w.fail(_line(m, "points"), "points must be >= 0")
+    return Stage(id=stage_id, title=m["title"], dir=sdir, summary=m.get("summary", ""), functions=functions,
+                 tolerance=tol, cases=cases, points=stage_points, timeout=stage_timeout, memory_mb=stage_memory,
+                 depends_on=depends, hints=tuple(_strings(w, m, "hints")), decoys=decoys,
+                 instructions=m.get("instructions", "instructions.md"), artifacts=m.get("artifacts"))
+
+
+def _strings(w: _Where, m: YMap, key: str) -> list[str]:
+    items = m.get(key, YList())
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise w.fail(items.item_lines[i], f"every item of '{key}' must be text, got {_kind(item)}")
+    return list(items)
+
+
+def _functions(w: _Where, m: YMap) -> tuple[Function, ...]:
+    if not m:
+        raise w.fail(m.line, "'functions' is empty: name at least one function the learner writes")
+    out = []
+    for name, spec in m.items():
+        f = w.fields(spec, f"function '{name}'", {"entry": str, "params": list, "reference": str},
+                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str}, _line(m, name))
+        if not ENTRY.match(f["entry"]) or f["entry"].rsplit(":", 1)[1] != name:
+            raise w.fail(_line(f, "entry"), f"entry must look like 'student.<file>:{name}', got '{f['entry']}'")
+        params = _strings(w, f, "params")
+        if len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
+            raise w.fail(_line(f, "params"), f"params of '{name}' must be distinct Python names, got {params}")
+        returns = f.get("returns", "array")
+        if returns not in ("array", "dict"):
+            raise w.fail(_line(f, "returns"), f"returns must be 'array' or 'dict', got '{returns}'")
+        keys = _strings(w, f, "keys")
+        if (returns == "dict") != bool(keys):
+            raise w.fail(_line(f, "returns"), "a function that returns a dict lists its 'keys' (and only then)")
+        if f.get("dtype", "float32") not in DTYPES:
+            raise w.fail(_line(f, "dtype"), f"dtype must be one of {', '.join(DTYPES)}")
+        out.append(Function(name=name, module=f["entry"].split(":")[0], params=tuple(params),
+                            reference=f["reference"], returns=returns, keys=tuple(keys),
+                            elementwise=f.get("elementwise", False), dtype=f.get("dtype"), doc=f.get("doc", "")))
+    return tuple(out)
+
+
+def _decoys(w: _Where, m: YMap, functions: tuple[Function, ...]) -> tuple[Decoy, ...]:
+    items = m.get("decoys", YList())
+    out = []
+    for i, d in enumerate(items):
+        w.fields(d, "a decoy", {"id": str, "function": str, "hint": str}, {"for": str}, items.item_lines[i])
+        target = _target(w, d, "for", functions)
+        out.append(Decoy(id=d["id"], function=d["function"], target=target, hint=d["hint"].strip()))
+    _unique(w, list(items), [d.id for d in out], "decoy")
+    return tuple(out)
+
+
+def _target(w: _Where, m: YMap, key: str, functions: tuple[Function, ...]) -> str:
+    names = [f.name for f in functions]
+    if key not in m:
+        if len(names) > 1:
+            raise w.fail(m.line, f"say which function with '{key}:' (one of {', '.join(names)})")
+        return names[0]
+    if m[key] not in names:
+        raise w.fail(_line(m, key), f"'{m[key]}' is not a function of this stage ({', '.join(names)})")
+    return str(m[key])
+
+
+def _cases(w: _Where, m: YMap, functions: tuple[Function, ...], tol: Tolerance) -> tuple[Case, ...]:
+    items = m["cases"]
+    if not items:
+        raise w.fail(_line(m, "cases"), "the stage has no cases: add at least one under 'cases:'")
+    out = []
+    for i, c in enumerate(items):
+        w.fields(c, "a case", {"id": str, "inputs": dict},
+                 {"function": str, "visibility": str, "weight": float, "tolerance": dict}, items.item_lines[i])
+        if not re.match(r"^[A-Za-z0-9_.-]+$", c["id"]):
+            raise w.fail(_line(c, "id"), f"case id '{c['id']}' may hold only letters, digits, '_', '-' and '.'")
+        fn = next(f for f in functions if f.name == _target(w, c, "function", functions))
+        given, wanted = list(c["inputs"]), list(fn.params)
+        if set(given) != set(wanted):
+            missing, extra = sorted(set(wanted) - set(given)), sorted(set(given) - set(wanted))
+            raise w.fail(_line(c, "inputs"), f"case '{c['id']}': inputs must be exactly the parameters of "
+                         f"{fn.name}({', '.join(wanted)}); missing {missing or 'none'}, unexpected {extra or 'none'}")
+        inputs = tuple(_input(w, c["inputs"], name) for name in wanted)
+        visibility = c.get("visibility", "public")
+        if visibility not in ("public", "hidden"):
+            raise w.fail(_line(c, "visibility"), f"visibility must be 'public' or 'hidden', got '{visibility}'")
+        weight = float(c.get("weight", 1.0))
+        if weight <= 0:
+            raise w.fail(_line(c, "weight"), "weight must be > 0")
+        case_tol = _tolerance(w, c["tolerance"], f"case '{c['id']}' tolerance") if "tolerance" in c else tol
+        out.append(Case(id=c["id"], function=fn.name, inputs=inputs, tolerance=case_tol,
+                        hidden=visibility == "hidden", weight=weight, line=items.item_lines[i]))
+    _unique(w, list(items), [c.id for c in out], "case")
+    return tuple(out)
+
+
+_INPUT_FIELDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "values": ({"values": list}, {"dtype": str}),
+    "value": ({"value": object}, {}),
+    "random": ({"random": str, "shape": list, "seed": int},
+               {"dtype": str, "loc": float, "scale": float, "low": float, "high": float}),
+    "generate": ({"generate": str, "seed": int}, {}),
+    "artifact": ({"artifact": str}, {}),
+}
+
+
+def _input(w: _Where, m: YMap, name: str) -> InputSpec:
+    spec = m[name]
+    what = f"input '{name}'"
+    if not isinstance(spec, dict):
+        raise w.fail(_line(m, name), f"{what} must be a mapping with one of: {', '.join(INPUT_KINDS)}")
+    kinds = [k for k in INPUT_KINDS if k in spec]
+    if len(kinds) != 1:
+        raise w.fail(getattr(spec, "line", 0), f"{what} needs exactly one of: {', '.join(INPUT_KINDS)} "
+                     f"(got {', '.join(spec) or 'nothing'})")
+    kind = kinds[0]
+    required, optional = _INPUT_FIELDS[kind]
+    if kind == "generate":  # the generator's own keyword arguments pass through
+        optional = {k: object for k in spec if k not in required}
+    w.fields(spec, what, required, optional)
+    checks: dict[str, Callable[[], bool]] = {
+        "dtype": lambda: spec.get("dtype", "float32") in DTYPES,
+        "shape": lambda: all(_is(d, int) and d >= 0 for d in spec.get("shape", [])),
+        "random": lambda: spec.get("random", "normal") in DISTRIBUTIONS,
+        "values": lambda: _numeric(spec.get("values", [])),
+        "scale": lambda: spec.get("scale", 1.0) >= 0,
+    }
+    messages = {"dtype": f"dtype must be one of {', '.join(DTYPES)}",
+                "shape": "shape must be a list of whole numbers >= 0",
+                "random": f"random must be one of {', '.join(DISTRIBUTIONS)}",
+                "values": "values must be a (nested) list of numbers",
+                "scale": "scale must be >= 0"}
+    for key, ok in checks.items():
+        if key in spec and not ok():
+            raise w.fail(_line(spec, key), f"{what}: {messages[key]}")
+    if kind == "random" and spec["random"] == "uniform" and ("low" not in spec or "high" not in spec):
+        raise w.fail(spec.line, f"{what}: a uniform input needs 'low' and 'high'")
+    clean = {k: _plain(v) for k, v in spec.items()}
+    return InputSpec(name=name, kind=kind, spec=clean)
+
+
+def _numeric(values: Any) -> bool:
+    if isinstance(values, list):
+        return all(_numeric(v) for v in values)
+    return _is(values, float)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,290 @@
+"""The only module that reads or writes fixture files.
+
+Layout, per stage: fixtures/<id>/MANIFEST.json, fixtures/<id>/<case>/<input>.npy, fixtures/<id>/<case>/expected.npy
+(or expected.<key>.npy for dict outputs) and fixtures/<id>/artifacts/* (files a stage's build.py makes, such as a
+checkpoint). The manifest holds the sha256 of every file; every grade checks it before anything runs.
+
+Random inputs come from numpy's legacy RandomState, whose stream numpy promises to keep, so a rebuild is
+byte-for-byte identical across numpy versions. Writes go to a temporary folder that replaces the old one at the end:
+a killed build leaves the previous fixtures in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from grader import stagecode
+from grader.course import Case, Course, InputSpec, Stage
+from grader.errors import FixtureError
+
+MANIFEST = "MANIFEST.json"
+FORMAT = 1
+
+
+def stage_dir(course: Course, stage: Stage) -> Path:
+    return course.root / "fixtures" / stage.id
+
+
+def rebuild_hint(stage: Stage) -> str:
+    return f"rebuild with `python -m grader fixtures build --stage {stage.id}`"
+
+
+# --- making inputs -------------------------------------------------------------------------------------------
+
+
+def make_input(stage: Stage, spec: InputSpec, artifacts: Path) -> Any:
+    """The value of one input as the case declares it (arrays in their declared dtype)."""
+    s = spec.spec
+    if spec.kind == "values":
+        return np.asarray(s["values"], dtype=s.get("dtype", "float32"))
+    if spec.kind == "value":
+        return s["value"]
+    if spec.kind == "artifact":
+        return str(artifacts / s["artifact"])
+    rng = np.random.RandomState(s["seed"])
+    if spec.kind == "random":
+        shape = tuple(s["shape"])
+        if s["random"] == "normal":
+            x = rng.normal(s.get("loc", 0.0), s.get("scale", 1.0), size=shape)
+        else:
+            x = rng.uniform(s["low"], s["high"], size=shape)
+        return x.astype(s.get("dtype", "float32"))
+    kwargs = {k: v for k, v in s.items() if k not in ("generate", "seed")}
+    gen = stagecode.function(stage, "inputs.py", s["generate"])
+    return np.asarray(gen(rng, **kwargs))
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.ascontiguousarray(array), allow_pickle=False)
+    return buf.getvalue()
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _case_digest(case: Case) -> str:
+    """What the case's fixture was built from; a change means the fixture is stale."""
+    spec = {"function": case.function, "inputs": [[i.name, i.kind, i.spec] for i in case.inputs]}
+    return _sha(json.dumps(spec, sort_keys=True).encode())
+
+
+def _code_digest(stage: Stage) -> str | None:
+    """The digest of the stage's reference code, or None where it is not shipped (a learner's handout)."""
+    parts = [stage.dir / n for n in ("reference.py", "inputs.py", "build.py")]
+    if not parts[0].exists():
+        return None
+    return _sha(b"".join(p.read_bytes() for p in parts if p.exists()))
+
+
+def upcast(value: Any) -> Any:
+    """Floating arrays promoted to float64, so references and decoys compute at full precision."""
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        return value.astype(np.float64)
+    return value
+
+
+def output_dtype(stage: Stage, case: Case, inputs: dict[str, Any]) -> str | None:
+    """The dtype a learner should return: the function's declared one, else that of its float inputs."""
+    fn = stage.function(case.function)
+    if fn.dtype:
+        return fn.dtype
+    floats = [v.dtype for v in inputs.values() if isinstance(v, np.ndarray) and v.dtype.kind == "f"]
+    return str(np.result_type(*floats)) if floats else None
+
+
+def outputs_of(stage: Stage, case: Case, result: Any) -> dict[str, np.ndarray]:
+    """A reference's return value as named float64 arrays ('' for a single array)."""
+    fn = stage.function(case.function)
+    if fn.returns == "dict":
+        if not isinstance(result, dict) or set(result) != set(fn.keys):
+            got = sorted(result) if isinstance(result, dict) else type(result).__name__
+            raise FixtureError(f"{stage.dir / 'reference.py'}: {fn.reference} must return a dict with keys "
+                               f"{sorted(fn.keys)}, got {got}")
+        return {k: np.asarray(result[k], dtype=np.float64) for k in fn.keys}
+    return {"": np.asarray(result, dtype=np.float64)}
+
+
+# --- building ------------------------------------------------------------------------------------------------
+
+
+def build(course: Course, stage: Stage) -> Path:
+    """Run the reference on every case and write inputs, expected outputs and the manifest."""
+    final = stage_dir(course, stage)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{stage.id}.building-", dir=final.parent))
+    tmp.chmod(0o755)  # mkdtemp makes it private; fixtures are meant to be read
+    try:
+        manifest: dict[str, Any] = {"format": FORMAT, "stage": stage.id, "code": _code_digest(stage),
+                                    "artifacts": {}, "cases": {}}
+        if stage.artifacts:
+            (tmp / "artifacts").mkdir()
+            stagecode.function(stage, "build.py", stage.artifacts)(tmp / "artifacts")
+            for p in sorted((tmp / "artifacts").iterdir()):
+                manifest["artifacts"][p.name] = _sha(p.read_bytes())
+        for case in stage.cases:
+            manifest["cases"][case.id] = _build_case(stage, case, tmp)
+        _write(tmp / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+        _fsync_dir(tmp)
+        old = final.with_name(f".{stage.id}.old")
+        if old.exists():
+            shutil.rmtree(old)
+        if final.exists():
+            os.replace(final, old)
+        os.replace(tmp, final)
+        _fsync_dir(final.parent)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def _build_case(stage: Stage, case: Case, tmp: Path) -> dict[str, Any]:
+    (tmp / case.id).mkdir()
+    inputs = {spec.name: make_input(stage, spec, tmp / "artifacts") for spec in case.inputs}
+    entry: dict[str, Any] = {"hidden": case.hidden, "digest": _case_digest(case), "inputs": {}, "expected": {},
+                             "dtype": output_dtype(stage, case, inputs)}
+    for spec in case.inputs:
+        value = inputs[spec.name]
+        if isinstance(value, np.ndarray):
+            entry["inputs"][spec.name] = _write_array(tmp, f"{case.id}/{spec.name}.npy", value)
+        elif spec.kind == "artifact":
+            entry["inputs"][spec.name] = {"artifact": spec.spec["artifact"]}
+        else:
+            entry["inputs"][spec.name] = {"value": value}
+    ref = stagecode.reference(stage, case.function)
+    try:
+        result = ref(**{k: upcast(v) for k, v in inputs.items()})
+    except Exception as e:
+        raise FixtureError(f"{stage.dir / 'reference.py'}: the reference failed on case '{case.id}': "
+                           f"{type(e).__name__}: {e}") from e
+    for key, array in outputs_of(stage, case, result).items():
+        name = f"{case.id}/expected.npy" if key == "" else f"{case.id}/expected.{key}.npy"
+        entry["expected"][key] = _write_array(tmp, name, array)
+    return entry
+
+
+def _write_array(root: Path, name: str, array: np.ndarray) -> dict[str, Any]:
+    data = _npy_bytes(array)
+    _write(root / name, data)
+    return {"file": name, "sha256": _sha(data), "shape": list(array.shape), "dtype": str(array.dtype)}
+
+
+def _write(path: Path, data: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# --- reading and verifying -----------------------------------------------------------------------------------
+
+
+@dataclass
+class CaseData:
+    """One case's inputs (as the learner receives them) and expected outputs (never sent to the learner)."""
+
+    inputs: dict[str, Any]
+    expected: dict[str, np.ndarray]
+    dtype: str | None
+
+
+class StageFixtures:
+    """A stage's verified fixture set. Construction checks the manifest and every digest."""
+
+    def __init__(self, course: Course, stage: Stage, cases: tuple[Case, ...] | None = None) -> None:
+        self.stage, self.dir = stage, stage_dir(course, stage)
+        self.manifest = self._manifest()
+        self._arrays: dict[str, np.ndarray] = {}
+        for case in cases if cases is not None else stage.cases:
+            self._check_case(case)
+        for name, digest in self.manifest.get("artifacts", {}).items():
+            self._verify_file(f"artifacts/{name}", digest, what=f"artifact {name}")
+
+    def _fail(self, what: str) -> FixtureError:
+        return FixtureError(f"{self.dir / MANIFEST}: {what}; {rebuild_hint(self.stage)}")
+
+    def _manifest(self) -> dict[str, Any]:
+        path = self.dir / MANIFEST
+        if not path.exists():
+            raise FixtureError(f"{path}: fixtures for stage '{self.stage.id}' are missing; "
+                               f"build them with `python -m grader fixtures build --stage {self.stage.id}`")
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+            assert manifest["format"] == FORMAT and manifest["stage"] == self.stage.id
+            assert isinstance(manifest["cases"], dict)
+        except (ValueError, KeyError, AssertionError, TypeError, UnicodeDecodeError):
+            raise self._fail("the manifest is damaged or from another grader")
+        code = _code_digest(self.stage)
+        if code is not None and manifest.get("code") != code:
+            raise self._fail(f"fixtures were built from another version of {self.stage.dir}'s reference code")
+        return manifest
+
+    def _check_case(self, case: Case) -> None:
+        entry = self.manifest["cases"].get(case.id)
+        if entry is None:
+            raise self._fail(f"no fixture for case '{case.id}'")
+        if entry.get("digest") != _case_digest(case):
+            raise self._fail(f"the fixture for case '{case.id}' was built from a different definition in "
+                             f"{self.stage.file}")
+
+    def _verify_file(self, name: str, digest: str, what: str) -> bytes:
+        path = self.dir / name
+        try:
+            data = path.read_bytes()
+        except OSError:
+            raise FixtureError(f"{path}: {what} is missing; {rebuild_hint(self.stage)}")
+        if _sha(data) != digest:
+            raise FixtureError(f"{path}: {what} does not match its digest in {MANIFEST} (edited or truncated); "
+                               f"{rebuild_hint(self.stage)}")
+        return data
+
+    def _array(self, meta: dict[str, Any], what: str) -> np.ndarray:
+        data = self._verify_file(meta["file"], meta["sha256"], what)
+        return np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+
+    def inputs(self, case: Case) -> dict[str, Any]:
+        """The case's inputs, checked against their digests."""
+        out: dict[str, Any] = {}
+        for name, meta in self.manifest["cases"][case.id]["inputs"].items():
+            if "file" in meta:
+                out[name] = self._array(meta, f"input '{name}' of case '{case.id}'")
+            elif "artifact" in meta:
+                out[name] = str(self.dir / "artifacts" / meta["artifact"])
+            else:
+                out[name] = meta["value"]
+        return out
+
+    def expected(self, case: Case) -> dict[str, np.ndarray]:
+        """The case's expected outputs, checked against their digests."""
+        metas = self.manifest["cases"][case.id]["expected"]
+        return {k: self._array(m, f"expected output of case '{case.id}'") for k, m in metas.items()}
+
+    def dtype(self, case: Case) -> str | None:
+        return self.manifest["cases"][case.id].get("dtype")
+
+    def verify_all(self) -> None:
+        """Check every file the manifest names (what `fixtures verify` runs)."""
+        for case_id, entry in self.manifest["cases"].items():
+            for name, meta in {**entry["inputs"], **{f"expected {k}": m for k, m in entry["expected"].items()}}.items():
+                if "file" in meta:
+                    self._verify_file(meta["file"], meta["sha256"], f"{name} of case '{case_id}'")

@@ -1,0 +1,143 @@
+"""Grades one stage: verified fixtures -> the learner's code in a child -> comparisons -> a StageResult.
+
+Expected outputs are read only after the child that runs the learner's code has been forked, and are compared
+here, in the grader's process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from grader import compare, fixtures, sandbox, stagecode
+from grader.course import Case, Course, Stage
+from grader.results import CaseResult, Comparison, StageResult, Status
+
+
+@dataclass
+class Options:
+    """How to grade: whose code, which cases, with what stand-ins."""
+
+    root: Path | None = None  # the folder holding student/; the course root by default
+    hidden: bool = True  # run hidden cases when the fixtures have them
+    isolate: bool = False  # reference implementations stand in for the stages this one depends on
+    passed: dict[str, bool] = field(default_factory=dict)  # what the learner's progress says of other stages
+    cancel: Callable[[], bool] | None = None
+    source: Any = None  # an alternative source of case data (e.g. a real checkpoint); fixtures by default
+    extra_substitutes: dict[str, dict[str, Callable[..., Any]]] = field(default_factory=dict)  # for `check`
+
+
+def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
+    return tuple(c for c in stage.cases if options.hidden or not c.hidden)
+
+
+def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[..., Any]]]:
+    """For --isolate: every stage this one depends on (transitively), as its reference functions."""
+    out: dict[str, dict[str, Callable[..., Any]]] = {}
+    todo = list(stage.depends_on)
+    while todo:
+        dep = course.stage(todo.pop())
+        out[dep.module] = {f.name: stagecode.reference(dep, f.name) for f in dep.functions}
+        todo.extend(dep.depends_on)
+    return out
+
+
+def grade_stage(course: Course, stage: Stage, options: Options | None = None) -> StageResult:
+    """Run every case of a stage and compare; FixtureError propagates (a damaged fixture is never graded)."""
+    options = options or Options()
+    cases = cases_to_run(stage, options)
+    source = options.source or fixtures.StageFixtures(course, stage, cases)
+    inputs = {c.id: source.inputs(c) for c in cases}
+    calls = [sandbox.Call(case=c.id, module=stage.module, function=c.function, inputs=inputs[c.id],
+                          returns=stage.function(c.function).returns) for c in cases]
+    limits = sandbox.Limits(timeout=stage.timeout, memory_mb=stage.memory_mb)
+    substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
+    total_weight = sum(c.weight for c in stage.cases) or 1.0
+    results: list[CaseResult] = []
+    imported: set[str] = set()
+    for outcome in sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel):
+        case = stage.case(outcome.case)
+        result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
+                            weight=case.weight, max_points=stage.points * case.weight / total_weight,
+                            hidden=case.hidden, atol=case.tolerance.atol, rtol=case.tolerance.rtol,
+                            message=outcome.message, stdout=outcome.stdout, stderr=outcome.stderr,
+                            seconds=outcome.seconds)
+        imported.update(outcome.modules)
+        if outcome.status is not None:
+            result.status = outcome.status
+        else:
+            assert outcome.value is not None
+            _judge(stage, case, inputs[case.id], outcome.value, source, result)
+        result.points = result.max_points if result.passed else 0.0
+        results.append(result)
+    done = {r.case for r in results}
+    for case in cases:  # a cancelled run: what did not run says so
+        if case.id not in done:
+            results.append(CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.SKIPPED,
+                                      max_points=stage.points * case.weight / total_weight, hidden=case.hidden,
+                                      message="not run"))
+    out = StageResult(stage=stage.id, title=stage.title, cases=results, max_points=stage.points,
+                      hidden_not_run=sum(1 for c in stage.cases if c.hidden and c not in cases),
+                      against=getattr(source, "against", None))
+    out.notes.extend(_upstream_notes(course, stage, imported, out, options))
+    return out
+
+
+def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np.ndarray], source: Any,
+           result: CaseResult) -> None:
+    fn = stage.function(case.function)
+    expected = source.expected(case)
+    elementwise_input = None
+    if fn.elementwise:
+        elementwise_input = next((v for v in inputs.values() if isinstance(v, np.ndarray)), None)
+    result.comparisons = compare.compare_outputs(value, expected, case.tolerance, elementwise_input)
+    result.status = Status.PASS if all(c.ok for c in result.comparisons) else Status.FAIL
+    want = source.dtype(case)
+    for key, array in value.items():
+        if want and array.dtype.kind == "f" and str(array.dtype) != want:
+            where = f" for '{key}'" if key else ""
+            result.notes.append(f"returned {array.dtype}{where} where the inputs are {want}; "
+                                f"GPT-2 computes in {want} (not failed, only noted)")
+    if result.status is Status.FAIL and not any(c.problem and "key" in c.problem for c in result.comparisons):
+        decoys = [(d, _decoy_output(stage, case, d.function, inputs)) for d in stage.decoys
+                  if d.target == case.function]
+        found = compare.fingerprint(value, decoys, case.tolerance)
+        if found is not None:
+            result.diagnosis, result.diagnosis_hint = found.id, found.hint
+
+
+def _decoy_output(stage: Stage, case: Case, name: str, inputs: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    def produce() -> dict[str, Any]:
+        fn = stagecode.function(stage, "decoys.py", name)
+        with np.errstate(all="ignore"):  # decoys overflow where the real thing does not; that is their job
+            raw = fn(**{k: fixtures.upcast(v) for k, v in inputs.items()})
+        return fixtures.outputs_of(stage, case, raw)
+    return produce
+
+
+def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: StageResult,
+                    options: Options) -> list[str]:
+    """When the learner's code calls their own earlier stages, and one of those does not pass yet, say so."""
+    if result.passed or options.isolate:
+        return []
+    notes = []
+    for module in sorted(imported):
+        upstream = course.stage_of_module(module)
+        if upstream is None or upstream.id == stage.id or options.passed.get(upstream.id, False):
+            continue
+        notes.append(f"Your code uses {upstream.student_file} (stage '{upstream.id}'), which does not pass yet: "
+                     f"fix it first with `python -m grader --stage {upstream.id}`, or grade this stage with "
+                     f"`--isolate` to put the reference {upstream.id} in its place.")
+    return notes
+
+
+def summary_of(comparisons: list[Comparison]) -> Comparison | None:
+    """The comparison a one-line summary should speak of: the first failing one, else the tightest."""
+    failing = [c for c in comparisons if not c.ok]
+    if failing:
+        return failing[0]
+    return max(comparisons, key=lambda c: c.headroom or 0.0, default=None)

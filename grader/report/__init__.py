@@ -1,0 +1,1 @@
+"""Renderers: each turns the same result records into one format."""

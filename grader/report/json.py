@@ -1,0 +1,48 @@
+"""The JSON report: one object per run (one per line in watch mode), for editors, scripts and CI."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from grader.results import CaseResult, Report, StageResult, to_dict
+
+
+def _finite(x: Any) -> Any:
+    """JSON has no inf or nan: they become strings."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return x
+
+
+def case_dict(case: CaseResult) -> dict[str, Any]:
+    out = {
+        "id": case.case, "function": case.function, "status": case.status.value, "category": case.status.category,
+        "passed": case.passed, "points": case.points, "max_points": case.max_points, "hidden": case.hidden,
+        "max_abs_error": case.max_abs_error, "max_rel_error": case.max_rel_error, "mismatched": case.mismatched,
+        "tolerance_used": case.headroom, "atol": case.atol, "rtol": case.rtol,
+        "diagnosis": case.diagnosis, "diagnosis_hint": case.diagnosis_hint, "message": case.message,
+        "notes": case.notes, "seconds": round(case.seconds, 6),
+    }
+    if not case.hidden:
+        out["comparisons"] = to_dict(case.comparisons)
+        out["stdout"], out["stderr"] = case.stdout, case.stderr
+    return out
+
+
+def stage_dict(stage: StageResult) -> dict[str, Any]:
+    return {"id": stage.stage, "title": stage.title, "status": stage.status.value, "passed": stage.passed,
+            "points": stage.points, "max_points": stage.max_points, "notes": stage.notes,
+            "hidden_not_run": stage.hidden_not_run, "against": stage.against,
+            "cases": [case_dict(c) for c in stage.cases]}
+
+
+def render(report: Report, indent: int | None = 1) -> str:
+    data = {"course": report.course, "passed": report.passed, "points": report.points,
+            "max_points": report.max_points, "stages": [stage_dict(s) for s in report.stages]}
+    return json.dumps(_finite(data), indent=indent, ensure_ascii=False) + "\n"

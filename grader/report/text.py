@@ -1,0 +1,159 @@
+"""The terminal report: the verdict line first, then each case, then what to do next.
+
+Numbers at full precision (repr of the float64 value: a 1-ULP float32 miss never prints as `1.` vs `1.`).
+Colour only on a terminal, and never with NO_COLOR set. Hidden cases show pass/fail and the mistake's name only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from grader.grade import summary_of
+from grader.results import CaseResult, Comparison, Mismatch, Report, StageResult, Status
+
+MARK = {"pass": "PASS", "fail": "FAIL", "not_started": "TODO", "error": "ERR "}
+COLOURS = {"pass": "32", "fail": "31", "not_started": "33", "error": "35", "dim": "2", "bold": "1"}
+
+
+class Style:
+    """ANSI colours, or none."""
+
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def __call__(self, text: str, what: str) -> str:
+        if not self.colour:
+            return text
+        return f"\033[{COLOURS[what]}m{text}\033[0m"
+
+
+def wants_colour(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def _num(x: float | None) -> str:
+    return "n/a" if x is None else repr(float(x))
+
+
+def _short(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.2e}"
+
+
+def _idx(index: tuple[int, ...] | None) -> str:
+    return "[" + ", ".join(map(str, index or ())) + "]"
+
+
+def verdict(stage: StageResult) -> str:
+    """One line: the stage's status, cases passed and points."""
+    n = len(stage.cases)
+    passed = sum(c.passed for c in stage.cases)
+    status = stage.status
+    if status is Status.TODO:
+        what = "not started"
+    elif status is Status.PASS:
+        what = f"all {n} cases pass"
+    else:
+        what = f"{passed} of {n} cases pass"
+    return f"{stage.stage}: {what} · {stage.points:.4g}/{stage.max_points:.4g} points"
+
+
+def render_stage(stage: StageResult, style: Style) -> list[str]:
+    cat = stage.status.category
+    lines = [style(f"{MARK[cat]}  ", cat) + style(verdict(stage), "bold") + style(f"  ({stage.title})", "dim")]
+    if stage.against:
+        lines.append(f"      graded against {stage.against}")
+    if stage.status is Status.TODO:
+        fn = stage.cases[0].function if stage.cases else "the function"
+        lines.append(f"      {fn}() still raises NotImplementedError. Open the stage's file under student/ and "
+                     f"read `python -m grader show {stage.stage}`.")
+        return lines
+    for case in stage.cases:
+        lines.extend(render_case(case, style))
+    for note in stage.notes:
+        lines.append(style("  note ", "bold") + note)
+    if stage.hidden_not_run:
+        if all(c.passed for c in stage.cases):
+            lines.append(f"  All public checks passed; {stage.hidden_not_run} more are run at grading.")
+        else:
+            lines.append(f"  {stage.hidden_not_run} more hidden checks are run at grading.")
+    return lines
+
+
+def render_case(case: CaseResult, style: Style) -> list[str]:
+    cat = case.status.category
+    head = style(f"  {MARK[cat]} ", cat) + f"{case.case:<22}"
+    pad = " " * 7
+    if case.status is Status.PASS:
+        c = summary_of(case.comparisons)
+        used = f"uses {100 * (c.headroom or 0):.2g}% of the tolerance" if c and c.headroom is not None else ""
+        err = f"max abs error {_short(case.max_abs_error)}" if case.max_abs_error is not None else ""
+        out = [head + style(", ".join(x for x in (used, err) if x), "dim")]
+    elif case.status is Status.FAIL:
+        out = [head + _fail_summary(case)]
+        if not case.hidden:
+            for comp in case.comparisons:
+                if not comp.ok:
+                    out.extend(pad + line for line in _comparison_detail(comp, case))
+    else:
+        label = {Status.TODO: "not started", Status.SKIPPED: "not run"}.get(case.status, case.status.value)
+        first, *rest = (case.message or label).splitlines() or [label]
+        out = [head + style(label, cat) + (f": {first}" if first != label else "")]
+        out.extend(pad + line for line in rest)
+    if case.diagnosis:
+        out.append(pad + style(f"Known mistake: {case.diagnosis}. ", "bold") + (case.diagnosis_hint or ""))
+    out.extend(pad + "note: " + n for n in case.notes)
+    for name, text in (("stdout", case.stdout), ("stderr", case.stderr)):
+        if text.strip() and not case.passed:
+            out.append(pad + style(f"your code printed ({name}):", "dim"))
+            out.extend(pad + "  | " + line for line in text.rstrip().splitlines()[:40])
+    return out
+
+
+def _fail_summary(case: CaseResult) -> str:
+    comp = summary_of(case.comparisons)
+    if comp is None:
+        return "failed"
+    where = f"'{comp.key}': " if comp.key else ""
+    if comp.problem:
+        return where + comp.problem
+    pct = 100 * comp.mismatched / comp.total if comp.total else 0
+    extra = f", {comp.nonfinite} not finite" if comp.nonfinite else ""
+    return f"{where}{comp.mismatched} of {comp.total} elements ({pct:.3g}%) out of tolerance{extra}"
+
+
+def _point(m: Mismatch) -> str:
+    return f"{_idx(m.index)} expected {_num(m.expected)}, got {_num(m.actual)}"
+
+
+def _comparison_detail(comp: Comparison, case: CaseResult) -> Iterable[str]:
+    if comp.problem or comp.worst is None:
+        return
+    w = comp.worst
+    allowed = case.atol + case.rtol * abs(w.expected)
+    yield (f"worst at {_idx(w.index)}: expected {_num(w.expected)}, got {_num(w.actual)} "
+           f"(error {_short(abs(w.actual - w.expected))}, allowed {_short(allowed)})")
+    if w.input is not None:
+        yield f"input there: {_num(w.input)}"
+    if comp.max_abs_index is not None and comp.max_abs_index != w.index:
+        yield f"largest absolute error {_short(comp.max_abs_error)} at {_idx(comp.max_abs_index)}"
+    yield f"largest relative error {_short(comp.max_rel_error)} at {_idx(comp.max_rel_index)}"
+    others = [m for m in comp.first if m.index != w.index][:3]
+    if others:
+        yield "first mismatches: " + "; ".join(_point(m) for m in others)
+    yield f"tolerance: |actual - expected| <= atol + rtol * |expected|, atol {case.atol:g}, rtol {case.rtol:g}"
+
+
+def render(report: Report, colour: bool = False, footer: list[str] | None = None) -> str:
+    """The whole report as text."""
+    style = Style(colour)
+    lines: list[str] = []
+    for stage in report.stages:
+        lines.extend(render_stage(stage, style))
+    if len(report.stages) > 1:
+        passed = sum(s.passed for s in report.stages)
+        lines.append(style(f"{passed} of {len(report.stages)} stages pass · "
+                           f"{report.points:.4g}/{report.max_points:.4g} points", "bold"))
+    lines.extend(footer or [])
+    return "\n".join(lines) + "\n"

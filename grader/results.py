@@ -1,0 +1,183 @@
+"""Plain result records: what happened, never how it is shown.
+
+The runner and comparator fill these in; every renderer (text, JSON, JUnit, Gradescope, CSV, HTML) reads them.
+Stdlib only.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class Status(str, enum.Enum):
+    """One status per outcome, so a learner never reads a traceback for what is really "not started"."""
+
+    PASS = "pass"
+    FAIL = "fail"  # ran, returned an array, the values (or shape) are wrong
+    TODO = "not_started"  # NotImplementedError: the stub is untouched
+    SYNTAX_ERROR = "syntax_error"
+    IMPORT_ERROR = "import_error"
+    EXCEPTION = "exception"
+    TIMEOUT = "timeout"
+    MEMORY = "memory"
+    CRASHED = "crashed"  # killed by a signal (segfault, abort)
+    EXITED = "exited"  # sys.exit / os._exit inside the learner's function
+    BAD_OUTPUT = "bad_output"  # None, a string, object dtype, an unreadable value
+    SKIPPED = "skipped"  # not run, e.g. because an earlier case timed out
+
+    @property
+    def category(self) -> str:
+        """Coarse outcome in exercism's terms: pass, fail, error, or not_started."""
+        if self is Status.PASS:
+            return "pass"
+        if self is Status.FAIL:
+            return "fail"
+        if self is Status.TODO:
+            return "not_started"
+        return "error"
+
+
+@dataclass
+class Mismatch:
+    """One element that is out of tolerance."""
+
+    index: tuple[int, ...]
+    actual: float
+    expected: float
+    input: float | None = None
+
+
+@dataclass
+class Comparison:
+    """What the comparator found for one output array."""
+
+    ok: bool
+    key: str | None = None  # the output's name when a function returns a dict
+    shape_actual: tuple[int, ...] | None = None
+    shape_expected: tuple[int, ...] | None = None
+    total: int = 0
+    mismatched: int = 0
+    nonfinite: int = 0
+    max_abs_error: float | None = None
+    max_abs_index: tuple[int, ...] | None = None
+    max_rel_error: float | None = None
+    max_rel_index: tuple[int, ...] | None = None
+    worst: Mismatch | None = None  # the element that uses the most of its tolerance
+    first: list[Mismatch] = field(default_factory=list)
+    headroom: float | None = None  # largest error / allowed error; < 1 passes
+    problem: str | None = None  # shape, key or dtype problem, in words
+
+
+@dataclass
+class CaseResult:
+    """One case of one stage."""
+
+    stage: str
+    case: str
+    function: str
+    status: Status
+    weight: float = 1.0
+    points: float = 0.0
+    max_points: float = 0.0
+    hidden: bool = False
+    atol: float = 0.0
+    rtol: float = 0.0
+    comparisons: list[Comparison] = field(default_factory=list)
+    message: str = ""  # what went wrong, in a sentence or a trimmed traceback
+    diagnosis: str | None = None  # id of the known mistake the output matches
+    diagnosis_hint: str | None = None
+    notes: list[str] = field(default_factory=list)
+    stdout: str = ""
+    stderr: str = ""
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS
+
+    @property
+    def max_abs_error(self) -> float | None:
+        errs = [c.max_abs_error for c in self.comparisons if c.max_abs_error is not None]
+        return max(errs) if errs else None
+
+    @property
+    def max_rel_error(self) -> float | None:
+        errs = [c.max_rel_error for c in self.comparisons if c.max_rel_error is not None]
+        return max(errs) if errs else None
+
+    @property
+    def mismatched(self) -> int | None:
+        return sum(c.mismatched for c in self.comparisons) if self.comparisons else None
+
+    @property
+    def headroom(self) -> float | None:
+        used = [c.headroom for c in self.comparisons if c.headroom is not None]
+        return max(used) if used else None
+
+
+@dataclass
+class StageResult:
+    """Every case of one stage, plus what the grader noticed about the stage as a whole."""
+
+    stage: str
+    title: str
+    cases: list[CaseResult]
+    max_points: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    hidden_not_run: int = 0  # hidden cases that exist but are only run at grading time
+    against: str | None = None  # what the expected values came from, when not the shipped fixtures
+
+    @property
+    def status(self) -> Status:
+        statuses = [c.status for c in self.cases]
+        if statuses and all(s is Status.PASS for s in statuses):
+            return Status.PASS
+        if statuses and all(s is Status.TODO for s in statuses):
+            return Status.TODO
+        for s in statuses:
+            if s not in (Status.PASS, Status.TODO):
+                return s
+        return Status.FAIL if statuses else Status.SKIPPED
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS
+
+    @property
+    def points(self) -> float:
+        return sum(c.points for c in self.cases)
+
+
+@dataclass
+class Report:
+    """One grading run: the stages graded, in course order."""
+
+    course: str
+    stages: list[StageResult]
+
+    @property
+    def passed(self) -> bool:
+        return all(s.passed for s in self.stages)
+
+    @property
+    def points(self) -> float:
+        return sum(s.points for s in self.stages)
+
+    @property
+    def max_points(self) -> float:
+        return sum(s.max_points for s in self.stages)
+
+
+def to_dict(obj: Any) -> Any:
+    """A JSON-ready view of any record above (enums as their values, tuples as lists)."""
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if hasattr(obj, "__dataclass_fields__"):
+        return {k: to_dict(v) for k, v in asdict(obj).items()}
+    if isinstance(obj, dict):
+        return {k: to_dict(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [to_dict(v) for v in obj]
+    return obj

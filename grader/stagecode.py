@@ -1,0 +1,58 @@
+"""Imports a stage's own trusted Python (reference.py, decoys.py, inputs.py, build.py) by path.
+
+Course code is data that happens to be Python: it lives in stages/<id>/, never on sys.path, and is imported
+under a private name so two stages may both have a reference.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from grader.course import Stage
+from grader.errors import CourseError
+
+
+def load(stage: Stage, filename: str) -> ModuleType:
+    """The module stages/<id>/<filename>, imported once per process."""
+    path = stage.dir / filename
+    name = f"_grader_stage_{stage.id}_{path.stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    if not path.exists():
+        raise CourseError(f"{path}: missing; stage '{stage.id}' needs it")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        del sys.modules[name]
+        raise CourseError(f"{path}: cannot import it: {type(e).__name__}: {e}") from e
+    return module
+
+
+def function(stage: Stage, filename: str, name: str, params: tuple[str, ...] | None = None) -> Callable[..., Any]:
+    """A named function of a stage file, checked to take exactly `params` when given."""
+    module = load(stage, filename)
+    fn = getattr(module, name, None)
+    if not callable(fn):
+        raise CourseError(f"{stage.dir / filename}: no function '{name}' (named in {stage.file})")
+    if params is not None:
+        got = tuple(inspect.signature(fn).parameters)
+        if got != params:
+            raise CourseError(f"{stage.dir / filename}: {name}({', '.join(got)}) must take the parameters "
+                              f"({', '.join(params)}) declared in {stage.file}")
+    return fn
+
+
+def reference(stage: Stage, function_name: str) -> Callable[..., Any]:
+    """The reference implementation of one of the stage's functions."""
+    f = stage.function(function_name)
+    return function(stage, "reference.py", f.reference, f.params)
