@@ -125,6 +125,7 @@ def build(course: Course, stage: Stage) -> Path:
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{stage.id}.building-", dir=final.parent))
     tmp.chmod(0o755)  # mkdtemp makes it private; fixtures are meant to be read
+    _written.clear()
     try:
         manifest: dict[str, Any] = {"format": FORMAT, "stage": stage.id, "code": _code_digest(stage),
                                     "artifacts": {}, "cases": {}}
@@ -175,10 +176,16 @@ def _build_case(stage: Stage, case: Case, tmp: Path) -> dict[str, Any]:
     return entry
 
 
+_written: dict[str, str] = {}  # sha256 -> file, within one build: an array shared by cases is stored once
+
+
 def _write_array(root: Path, name: str, array: np.ndarray) -> dict[str, Any]:
     data = _npy_bytes(array)
-    _write(root / name, data)
-    return {"file": name, "sha256": _sha(data), "shape": list(array.shape), "dtype": str(array.dtype)}
+    digest = _sha(data)
+    if digest not in _written:
+        _write(root / name, data)
+        _written[digest] = name
+    return {"file": _written[digest], "sha256": digest, "shape": list(array.shape), "dtype": str(array.dtype)}
 
 
 def _write(path: Path, data: bytes) -> None:
