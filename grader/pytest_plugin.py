@@ -1,0 +1,1 @@
+"""pytest integration: `pytest --stage ID` collects a stage's cases as test items (being written)."""
