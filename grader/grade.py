@@ -29,6 +29,7 @@ class Options:
     cancel: Callable[[], bool] | None = None
     source: Any = None  # an alternative source of case data (e.g. a real checkpoint); fixtures by default
     extra_substitutes: dict[str, dict[str, Callable[..., Any]]] = field(default_factory=dict)  # for `check`
+    graded: bool = False  # untrusted submission: the sandbox's stricter setting (see SECURITY.md)
 
 
 def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
@@ -59,7 +60,8 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()
-    for outcome in sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel):
+    for outcome in sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel,
+                               graded=options.graded):
         case = stage.case(outcome.case)
         result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
                             weight=case.weight, max_points=stage.points * case.weight / total_weight,

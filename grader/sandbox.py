@@ -75,8 +75,10 @@ class Outcome:
 
 def run(root: Path, calls: list[Call], limits: Limits,
         substitutes: dict[str, dict[str, Callable[..., Any]]] | None = None,
-        cancel: Callable[[], bool] | None = None) -> Iterator[Outcome]:
+        cancel: Callable[[], bool] | None = None, graded: bool = False) -> Iterator[Outcome]:
     """Yield one Outcome per call, in order; a call that kills its child costs only itself.
+
+    `graded` selects the setting for untrusted submissions (not yet stricter than self-paced).
 
     `substitutes` maps a student module name to functions that stand in for it (`--isolate`).
     `cancel` is polled while waiting; when it returns True the child is killed and the run ends.
