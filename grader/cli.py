@@ -217,7 +217,8 @@ def _fixtures(course: Any, action: str, stage_id: str | None) -> int:
     for stage in stages:
         if action == "build":
             path = fixtures.build(course, stage)
-            print(f"built {path.relative_to(course.root)} ({len(stage.cases)} cases)")
+            n = len(stage.cases)
+            print(f"built {path.relative_to(course.root)} ({n} case{'' if n == 1 else 's'})")
         else:
             fixtures.StageFixtures(course, stage).verify_all()
             print(f"{stage.id}: fixtures match {fixtures.MANIFEST}")
