@@ -56,7 +56,11 @@ def verdict(stage: StageResult) -> str:
         what = f"all {n} cases pass"
     else:
         what = f"{passed} of {n} cases pass"
-    return f"{stage.stage}: {what} · {stage.points:.4g}/{stage.max_points:.4g} points"
+    line = f"{stage.stage}: {what} · {stage.points:.4g}/{stage.max_points:.4g} points"
+    named = [c.diagnosis for c in stage.cases if c.diagnosis]
+    if named:
+        line += f" · looks like {max(set(named), key=named.count)}"
+    return line
 
 
 def render_stage(stage: StageResult, style: Style) -> list[str]:
@@ -69,8 +73,12 @@ def render_stage(stage: StageResult, style: Style) -> list[str]:
         lines.append(f"      {fn}() still raises NotImplementedError. Open the stage's file under student/ and "
                      f"read `python -m grader show {stage.stage}`.")
         return lines
+    detailed, hinted = 0, set()
     for case in stage.cases:
-        lines.extend(render_case(case, style))
+        # Full detail for the first two failing cases; after that one line each, so the screen stays readable.
+        brief = case.status is Status.FAIL and detailed >= 2
+        lines.extend(render_case(case, style, brief=brief, hinted=hinted))
+        detailed += case.status is Status.FAIL
     for note in stage.notes:
         lines.append(style("  note ", "bold") + note)
     if stage.hidden_not_run:
@@ -81,7 +89,7 @@ def render_stage(stage: StageResult, style: Style) -> list[str]:
     return lines
 
 
-def render_case(case: CaseResult, style: Style) -> list[str]:
+def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set[str] | None = None) -> list[str]:
     cat = case.status.category
     head = style(f"  {MARK[cat]} ", cat) + f"{case.case:<22}"
     pad = " " * 7
@@ -92,7 +100,7 @@ def render_case(case: CaseResult, style: Style) -> list[str]:
         out = [head + style(", ".join(x for x in (used, err) if x), "dim")]
     elif case.status is Status.FAIL:
         out = [head + _fail_summary(case)]
-        if not case.hidden:
+        if not case.hidden and not brief:
             for comp in case.comparisons:
                 if not comp.ok:
                     out.extend(pad + line for line in _comparison_detail(comp, case))
@@ -102,7 +110,11 @@ def render_case(case: CaseResult, style: Style) -> list[str]:
         out = [head + style(label, cat) + (f": {first}" if first != label else "")]
         out.extend(pad + line for line in rest)
     if case.diagnosis:
-        out.append(pad + style(f"Known mistake: {case.diagnosis}. ", "bold") + (case.diagnosis_hint or ""))
+        seen = hinted is not None and case.diagnosis in hinted
+        out.append(pad + style(f"Known mistake: {case.diagnosis}.", "bold")
+                   + ("" if seen else f" {case.diagnosis_hint or ''}"))
+        if hinted is not None:
+            hinted.add(case.diagnosis)
     out.extend(pad + "note: " + n for n in case.notes)
     for name, text in (("stdout", case.stdout), ("stderr", case.stderr)):
         if text.strip() and not case.passed:
