@@ -182,6 +182,8 @@ class Stage:
     decoys: tuple[Decoy, ...] = ()
     instructions: str = "instructions.md"
     artifacts: str | None = None  # builder function in build.py
+    hidden_count: int = 0  # hidden cases kept elsewhere (a handout's `hidden_cases: N`), not in `cases`
+    derived: bool = False  # a handout or autograder copy (has `hidden_cases:`): reference.py is not shipped
 
     @property
     def file(self) -> Path:
@@ -342,7 +344,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
     m = w.fields(read_yaml(w.path), "stage.yaml",
                  {"id": str, "title": str, "tolerance": dict, "functions": dict, "cases": list},
                  {"summary": str, "points": float, "timeout": float, "memory_mb": int, "depends_on": list,
-                  "hints": list, "decoys": list, "instructions": str, "artifacts": str})
+                  "hints": list, "decoys": list, "instructions": str, "artifacts": str, "hidden_cases": int})
     if m["id"] != stage_id:
         raise w.fail(_line(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
     tol = _tolerance(w, m["tolerance"], "tolerance")
@@ -351,8 +353,11 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
     stage_memory = int(m.get("memory_mb", memory_mb))
     if stage_timeout <= 0 or stage_memory <= 0:
         raise w.fail(m.line, "timeout and memory_mb must be greater than 0")
+    derived = "hidden_cases" in m  # written by `python -m grader handout`: no reference.py in this copy
+    if m.get("hidden_cases", 0) < 0:
+        raise w.fail(_line(m, "hidden_cases"), "hidden_cases must be >= 0")
     for key, filename in (("instructions", m.get("instructions", "instructions.md")), ("reference", "reference.py")):
-        if not (sdir / filename).exists():
+        if not (sdir / filename).exists() and not (derived and key == "reference"):
             raise w.fail(_line(m, key), f"missing file {sdir / filename}")
     depends = tuple(_strings(w, m, "depends_on"))
     for dep in depends:
@@ -378,7 +383,8 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
     return Stage(id=stage_id, title=m["title"], dir=sdir, summary=m.get("summary", ""), functions=functions,
                  tolerance=tol, cases=cases, points=stage_points, timeout=stage_timeout, memory_mb=stage_memory,
                  depends_on=depends, hints=tuple(_strings(w, m, "hints")), decoys=decoys,
-                 instructions=m.get("instructions", "instructions.md"), artifacts=m.get("artifacts"))
+                 instructions=m.get("instructions", "instructions.md"), artifacts=m.get("artifacts"),
+                 hidden_count=int(m.get("hidden_cases", 0)), derived=derived)
 
 
 def _strings(w: _Where, m: YMap, key: str) -> list[str]:

@@ -83,7 +83,7 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
                                       max_points=stage.points * case.weight / total_weight, hidden=case.hidden,
                                       message="not run"))
     out = StageResult(stage=stage.id, title=stage.title, cases=results, max_points=stage.points,
-                      hidden_not_run=sum(1 for c in stage.cases if c.hidden and c not in cases),
+                      hidden_not_run=stage.hidden_count + sum(c.hidden and c not in cases for c in stage.cases),
                       against=getattr(source, "against", None))
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
     return out
