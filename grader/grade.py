@@ -82,8 +82,9 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
             results.append(CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.SKIPPED,
                                       max_points=stage.points * case.weight / total_weight, hidden=case.hidden,
                                       message="not run"))
+    not_run = stage.hidden_count + sum(c.hidden and c not in cases for c in stage.cases)
     out = StageResult(stage=stage.id, title=stage.title, cases=results, max_points=stage.points,
-                      hidden_not_run=stage.hidden_count + sum(c.hidden and c not in cases for c in stage.cases),
+                      hidden_not_run=not_run,
                       against=getattr(source, "against", None))
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
     return out
