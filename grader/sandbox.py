@@ -12,6 +12,7 @@ A timeout, a crash or an exit ends that call only: the next call gets a new chil
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -323,6 +324,11 @@ def _child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str,
         os.dup2(err_w, 2)
         for fd in (devnull, out_w, err_w):
             os.close(fd)
+        # Fresh Python streams on fds 0-2: the grader's own may be anything (a test runner's capture, a watch UI).
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        faulthandler.enable(sys.stderr)  # a segfault shows the learner where, in their captured stderr
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         cap = limits.memory_mb << 20

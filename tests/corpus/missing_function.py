@@ -1,0 +1,2 @@
+def run_doubled(x):
+    return 2 * x

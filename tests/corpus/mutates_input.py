@@ -1,0 +1,3 @@
+def run_double(x):
+    x *= 2
+    return x

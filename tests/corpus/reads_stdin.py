@@ -1,0 +1,3 @@
+def run_double(x):
+    answer = input("factor? ")
+    return x * float(answer)

@@ -1,0 +1,2 @@
+def run_double(x):
+    2 * x

@@ -1,0 +1,3 @@
+def run_double(x):
+    while True:
+        pass

@@ -1,0 +1,2 @@
+def combine(x, y):
+    return 2 * x + y

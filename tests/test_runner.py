@@ -1,0 +1,169 @@
+"""The broken-submission corpus: one learner file per failure mode, each with its own status, and the grader lives on.
+
+Every submission is graded on the mini course's `double` stage (3 cases), so each test also checks that the
+grader carried on to the later cases after a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+
+from grader import sandbox
+from grader.results import Status
+from tests.conftest import CORPUS, grade_source
+
+# file -> (status of every case, a piece of the message or None)
+CORPUS_CASES = {
+    "correct.py": (Status.PASS, None),
+    "correct_list.py": (Status.PASS, None),
+    "correct_float64.py": (Status.PASS, None),
+    "mutates_input.py": (Status.PASS, None),
+    "not_started.py": (Status.TODO, "not written yet"),
+    "syntax_error.py": (Status.SYNTAX_ERROR, "student/double.py:2"),
+    "import_error.py": (Status.IMPORT_ERROR, "numpy_that_does_not_exist"),
+    "missing_function.py": (Status.IMPORT_ERROR, "has no function run_double()"),
+    "exception.py": (Status.EXCEPTION, "student/double.py:2, in helper"),
+    "timeout.py": (Status.TIMEOUT, "took longer than 3 s"),
+    "memory.py": (Status.MEMORY, "memory"),
+    "segfault.py": (Status.CRASHED, "SIGSEGV"),
+    "sys_exit.py": (Status.EXITED, "exit(0)"),
+    "os_exit.py": (Status.EXITED, "exit code 0"),
+    "returns_none.py": (Status.BAD_OUTPUT, "returned None"),
+    "returns_string.py": (Status.BAD_OUTPUT, "returned text"),
+    "object_dtype.py": (Status.BAD_OUTPUT, "object"),
+    "ragged_list.py": (Status.BAD_OUTPUT, "rectangular"),
+    "wrong_shape.py": (Status.FAIL, None),
+    "wrong_values.py": (Status.FAIL, None),
+    "nan_output.py": (Status.FAIL, None),
+    "reads_stdin.py": (Status.EXCEPTION, "EOFError"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS_CASES))
+def test_corpus(mini, name):
+    status, fragment = CORPUS_CASES[name]
+    if name == "timeout.py":
+        mini, fragment = _short_timeout(mini), "took longer than 0.5 s"
+    result = grade_source(mini, "double", (CORPUS / name).read_text())
+    assert [c.status for c in result.cases] == [status] * 3, [(c.status, c.message) for c in result.cases]
+    if fragment:
+        assert all(fragment in c.message for c in result.cases), result.cases[0].message
+    assert os.getpid() == os.getpid()  # still here: the grader's own process survived
+
+
+def _short_timeout(course):
+    """The timeout corpus entry with a 3 s limit would cost 9 s; a 0.5 s stage timeout proves the same."""
+    from dataclasses import replace
+
+    from grader.course import Course
+
+    stage = replace(course.stage("double"), timeout=0.5)
+    return Course(root=course.root, title=course.title, stages=(stage, *course.stages[1:]), timeout=course.timeout,
+                  memory_mb=course.memory_mb)
+
+
+def test_torch_tensor_output_is_accepted(mini):
+    pytest.importorskip("torch")
+    result = grade_source(mini, "double", (CORPUS / "correct_torch.py").read_text())
+    assert result.passed, [c.message for c in result.cases]
+
+
+def test_float64_output_for_float32_input_is_noted_not_failed(mini):
+    result = grade_source(mini, "double", (CORPUS / "correct_float64.py").read_text())
+    assert result.passed
+    assert any("float64" in n and "float32" in n for n in result.cases[0].notes)
+
+
+def test_shape_is_checked_before_values(mini):
+    result = grade_source(mini, "double", (CORPUS / "wrong_shape.py").read_text())
+    problem = result.cases[0].comparisons[0].problem
+    assert "[1, 2, 3]" in problem and "[2, 3]" in problem
+
+
+def test_nan_is_reported_as_not_finite(mini):
+    result = grade_source(mini, "double", (CORPUS / "nan_output.py").read_text())
+    comp = result.cases[0].comparisons[0]
+    assert comp.nonfinite == 1 and comp.mismatched == 1
+    assert comp.worst is not None and np.isnan(comp.worst.actual)
+
+
+def test_exception_traceback_is_trimmed_to_the_learners_frames(mini):
+    result = grade_source(mini, "double", (CORPUS / "exception.py").read_text())
+    message = result.cases[0].message
+    assert "grader/sandbox.py" not in message
+    assert "student/double.py:6, in run_double" in message and "ValueError" in message
+
+
+def test_output_is_captured_and_truncated_with_a_note(mini):
+    result = grade_source(mini, "double", (CORPUS / "noisy.py").read_text())
+    case = result.cases[0]
+    assert case.status is Status.FAIL
+    assert case.stdout.startswith("debug line 0\n")
+    assert "more bytes of output not shown" in case.stdout
+    assert len(case.stdout) < sandbox.STREAM_CAP + 200
+
+
+def test_a_child_the_learner_forked_does_not_survive(mini):
+    before = _processes_named("sleep-marker")
+    source = (CORPUS / "leaves_child.py").read_text().replace("time.sleep(60)",
+                                                                "os.execlp('sleep', 'sleep-marker', '60')")
+    source = source.replace("os.execlp('sleep', 'sleep-marker', '60')",
+                            "os.execlp('bash', 'bash', '-c', 'exec -a sleep-marker sleep 60')")
+    result = grade_source(mini, "double", source)
+    assert result.passed
+    time.sleep(0.2)
+    assert _processes_named("sleep-marker") == before
+
+
+def _processes_named(name):
+    found = set()
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if f.read().split(b"\0")[0] == name.encode():
+                        found.add(pid)
+            except OSError:
+                pass
+    return found
+
+
+def test_bytecode_cache_is_never_trusted(mini, tmp_path):
+    """Two saves of the same size in the same second: the second must be graded as what it says."""
+    path = mini.root / "student" / "double.py"
+    wrong, right = "def run_double(x):\n    return x * 3\n", "def run_double(x):\n    return x * 2\n"
+    assert len(wrong) == len(right)
+    path.write_text(wrong)
+    import py_compile
+
+    py_compile.compile(str(path), doraise=True)  # a __pycache__ entry for the wrong code, keyed on mtime+size
+    stamp = os.stat(path).st_mtime
+    path.write_text(right)
+    os.utime(path, (stamp, stamp))
+    result = grade_source(mini, "double", right)
+    os.utime(path, (stamp, stamp))
+    from grader import grade
+
+    result = grade.grade_stage(mini, mini.stage("double"))
+    assert result.passed
+
+
+def test_inputs_are_copies_each_call_gets_its_own(mini):
+    result = grade_source(mini, "double", (CORPUS / "mutates_input.py").read_text())
+    assert result.passed
+
+
+def test_run_yields_every_call_even_after_crashes(tmp_path):
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "__init__.py").write_text("")
+    (tmp_path / "student" / "m.py").write_text(
+        "import os\n\ndef f(k):\n    if k == 1:\n        os._exit(3)\n    if k == 2:\n        while True: pass\n"
+        "    return [k]\n")
+    calls = [sandbox.Call(case=str(k), module="student.m", function="f", inputs={"k": k}) for k in range(4)]
+    outcomes = list(sandbox.run(tmp_path, calls, sandbox.Limits(timeout=0.5, memory_mb=1024)))
+    assert [o.status for o in outcomes] == [None, Status.EXITED, Status.TIMEOUT, None]
+    assert outcomes[3].value is not None and outcomes[3].value[""].tolist() == [3]
