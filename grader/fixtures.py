@@ -224,6 +224,8 @@ class StageFixtures:
         self._arrays: dict[str, np.ndarray] = {}
         for case in cases if cases is not None else stage.cases:
             self._check_case(case)
+            for key, meta in self.manifest["cases"][case.id]["expected"].items():  # checked now, read later
+                self._verify_file(meta["file"], meta["sha256"], f"expected output of case '{case.id}'")
         for name, digest in self.manifest.get("artifacts", {}).items():
             self._verify_file(f"artifacts/{name}", digest, what=f"artifact {name}")
 
@@ -239,6 +241,12 @@ class StageFixtures:
             manifest = json.loads(path.read_text(encoding="utf-8"))
             assert manifest["format"] == FORMAT and manifest["stage"] == self.stage.id
             assert isinstance(manifest["cases"], dict)
+            for entry in manifest["cases"].values():
+                for meta in [*entry["inputs"].values(), *entry["expected"].values()]:
+                    assert isinstance(meta, dict)
+                    assert "value" in meta or "artifact" in meta or (
+                        isinstance(meta["file"], str) and isinstance(meta["sha256"], str))
+            assert all(isinstance(d, str) for d in manifest.get("artifacts", {}).values())
         except (ValueError, KeyError, AssertionError, TypeError, UnicodeDecodeError):
             raise self._fail("the manifest is damaged or from another grader")
         code = _code_digest(self.stage)

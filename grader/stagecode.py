@@ -6,6 +6,7 @@ under a private name so two stages may both have a reference.py.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import inspect
 import sys
@@ -21,11 +22,15 @@ from grader.errors import CourseError
 def load(stage: Stage, filename: str) -> ModuleType:
     """The module stages/<id>/<filename>, imported once per process."""
     path = stage.dir / filename
-    name = f"_grader_stage_{stage.id}_{path.stem}"
+    try:
+        st = path.stat()
+    except OSError:
+        raise CourseError(f"{path}: missing; stage '{stage.id}' needs it")
+    # Keyed by path and version: two courses in one process, or an edited file, never share a stale module.
+    key = hashlib.sha256(f"{path.resolve()}:{st.st_mtime_ns}:{st.st_size}".encode()).hexdigest()[:16]
+    name = f"_grader_stage_{stage.id}_{path.stem}_{key}"
     if name in sys.modules:
         return sys.modules[name]
-    if not path.exists():
-        raise CourseError(f"{path}: missing; stage '{stage.id}' needs it")
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -1,0 +1,128 @@
+"""Fixtures: rebuilt byte for byte, checked before every grade, refused by name when damaged or stale."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from grader import fixtures, grade
+from grader.course import load_course
+from grader.errors import FixtureError
+from tests.conftest import ROOT, copy_course, run_cli, write_student
+
+CORRECT = "def run_double(x):\n    return 2 * x\n"
+
+
+def _tree(path):
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def test_committed_fixtures_rebuild_byte_for_byte(tmp_path):
+    """The shipped fixtures are exactly what the references produce, on this numpy, from the seeds."""
+    root = copy_course(ROOT, tmp_path / "course")
+    course = load_course(root)
+    for stage in course.stages:
+        shipped = _tree(ROOT / "fixtures" / stage.id)
+        fixtures.build(course, stage)
+        assert _tree(root / "fixtures" / stage.id) == shipped, f"fixtures/{stage.id} differ after a rebuild"
+
+
+def test_two_builds_are_identical(mini):
+    first = {s.id: _tree(mini.root / "fixtures" / s.id) for s in mini.stages}
+    for stage in mini.stages:
+        fixtures.build(mini, stage)
+    assert {s.id: _tree(mini.root / "fixtures" / s.id) for s in mini.stages} == first
+
+
+def _damage(mini, how):
+    folder = mini.root / "fixtures" / "double"
+    target = folder / "random" / "expected.npy"
+    if how == "missing":
+        target.unlink()
+    elif how == "truncated":
+        target.write_bytes(target.read_bytes()[:-8])
+    elif how == "edited":
+        data = bytearray(target.read_bytes())
+        data[-1] ^= 0x01
+        target.write_bytes(bytes(data))
+    elif how == "input edited":
+        target = folder / "small" / "x.npy"
+        data = bytearray(target.read_bytes())
+        data[-2] ^= 0x40
+        target.write_bytes(bytes(data))
+    elif how == "manifest missing":
+        (folder / "MANIFEST.json").unlink()
+    elif how == "manifest damaged":
+        (folder / "MANIFEST.json").write_text("{not json")
+    return target
+
+
+@pytest.mark.parametrize("how,match", [
+    ("missing", r"random/expected.npy: expected output of case 'random' is missing"),
+    ("truncated", r"random/expected.npy: expected output of case 'random' does not match its digest"),
+    ("edited", r"random/expected.npy: expected output of case 'random' does not match its digest"),
+    ("input edited", r"small/x.npy: input 'x' of case 'small' does not match its digest"),
+    ("manifest missing", r"fixtures for stage 'double' are missing; build them with"),
+    ("manifest damaged", r"MANIFEST.json: the manifest is damaged"),
+])
+def test_damaged_fixtures_are_refused_by_name_and_never_graded(mini, how, match):
+    write_student(mini, "double", CORRECT)
+    _damage(mini, how)
+    with pytest.raises(FixtureError, match=match) as err:
+        grade.grade_stage(mini, mini.stage("double"))
+    assert "python -m grader fixtures build --stage double" in str(err.value)
+    proc = run_cli("--stage", "double", cwd=mini.root)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "PASS" not in proc.stdout and re.search(match, proc.stderr)
+
+
+def test_a_damaged_fixture_is_refused_even_before_the_learner_code_runs(mini):
+    marker = mini.root / "ran"
+    write_student(mini, "double", f"open({str(marker)!r}, 'w').close()\ndef run_double(x):\n    return 2 * x\n")
+    _damage(mini, "edited")
+    with pytest.raises(FixtureError):
+        grade.grade_stage(mini, mini.stage("double"))
+    assert not marker.exists()
+
+
+def test_a_changed_case_definition_makes_the_fixture_stale(mini):
+    path = mini.root / "stages/double/stage.yaml"
+    path.write_text(path.read_text().replace("seed: 7", "seed: 70"))
+    course = load_course(mini.root)
+    with pytest.raises(FixtureError, match="case 'random' was built from a different definition"):
+        grade.grade_stage(course, course.stage("double"))
+
+
+def test_a_changed_reference_makes_the_fixtures_stale(mini):
+    path = mini.root / "stages/double/reference.py"
+    path.write_text(path.read_text() + "\n# changed\n")
+    with pytest.raises(FixtureError, match="another version of .*reference code"):
+        grade.grade_stage(mini, mini.stage("double"))
+
+
+def test_verify_command(mini):
+    assert run_cli("fixtures", "verify", cwd=mini.root).returncode == 0
+    _damage(mini, "edited")
+    proc = run_cli("fixtures", "verify", cwd=mini.root)
+    assert proc.returncode == 2 and "does not match its digest" in proc.stderr
+
+
+def test_manifest_lists_digests_and_visibility(mini):
+    manifest = json.loads((mini.root / "fixtures/double/MANIFEST.json").read_text())
+    assert manifest["cases"]["secret"]["hidden"] is True
+    assert len(manifest["cases"]["small"]["inputs"]["x"]["sha256"]) == 64
+
+
+def test_a_failed_build_leaves_the_previous_fixtures(mini):
+    before = _tree(mini.root / "fixtures" / "double")
+    (mini.root / "stages/double/reference.py").write_text("def double(x):\n    raise RuntimeError('broken')\n")
+    course = load_course(mini.root)
+    with pytest.raises(FixtureError, match="the reference failed on case 'small'"):
+        fixtures.build(course, course.stage("double"))
+    assert _tree(mini.root / "fixtures" / "double") == before
+    assert not list((mini.root / "fixtures").glob(".double*"))
+
+
+
