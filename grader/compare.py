@@ -25,10 +25,10 @@ def _index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
 def _shape_hint(actual: tuple[int, ...], expected: tuple[int, ...]) -> str:
     if actual == expected[::-1] and len(actual) > 1:
         return " It looks transposed."
-    if int(np.prod(actual)) == int(np.prod(expected)):
-        return " Same number of elements: an extra or missing axis, or a reshape?"
     if tuple(d for d in actual if d != 1) == tuple(d for d in expected if d != 1):
         return " Only size-1 axes differ: check for a stray keepdims, [None] or squeeze."
+    if int(np.prod(actual)) == int(np.prod(expected)):
+        return " Same number of elements: an axis in the wrong place, or a reshape?"
     return ""
 
 

@@ -1,0 +1,116 @@
+"""The comparator: shapes before values, non-finite values named, the worst element found, headroom measured."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from grader.compare import compare, compare_outputs, fingerprint
+from grader.course import Tolerance
+
+TOL = Tolerance(atol=1e-5, rtol=0.0)
+
+
+def test_broadcastable_shape_is_refused_naming_both_shapes():
+    a, e = np.zeros((1, 4, 64)), np.zeros((4, 64))
+    assert np.allclose(a, e)  # numpy would have said yes
+    c = compare(a, e, TOL)
+    assert not c.ok and "[1, 4, 64]" in c.problem and "[4, 64]" in c.problem and "size-1" in c.problem
+
+
+def test_transposed_shape_is_named():
+    c = compare(np.zeros((3, 2)), np.zeros((2, 3)), TOL)
+    assert "transposed" in c.problem
+
+
+def test_worst_element_index_values_and_input():
+    e = np.linspace(-1, 1, 12).reshape(3, 4)
+    a = e.copy()
+    a[2, 1] += 3e-5
+    a[0, 3] += 2e-5
+    c = compare(a, e, TOL, inputs=np.arange(12.0).reshape(3, 4))
+    assert not c.ok and c.mismatched == 2 and c.total == 12
+    assert c.worst.index == (2, 1) and c.worst.input == 9.0
+    assert c.worst.expected == e[2, 1] and c.worst.actual == a[2, 1]
+    assert c.max_abs_index == (2, 1) and abs(c.max_abs_error - 3e-5) < 1e-12
+    assert [m.index for m in c.first] == [(0, 3), (2, 1)]
+    assert 2.9 < c.headroom < 3.1
+
+
+def test_one_ulp_float32_miss_is_reported_at_full_precision():
+    e = np.array([1.0])
+    a = np.array([np.nextafter(np.float32(1), np.float32(2))], dtype=np.float32)
+    c = compare(a, e, Tolerance(0.0, 0.0))
+    assert not c.ok and repr(c.worst.actual) == "1.0000001192092896"
+
+
+def test_relative_tolerance_and_headroom_on_pass():
+    e = np.array([100.0, 1.0])
+    a = e * (1 + 5e-5)
+    c = compare(a, e, Tolerance(atol=0.0, rtol=1e-4))
+    assert c.ok and abs(c.headroom - 0.5) < 1e-6
+
+
+def test_non_finite_values():
+    e = np.array([1.0, np.nan, np.inf, 2.0])
+    same = compare(e.copy(), e, TOL)
+    assert same.ok
+    a = np.array([np.nan, np.nan, np.inf, np.inf])
+    c = compare(a, e, TOL)
+    assert not c.ok and c.nonfinite == 2 and c.mismatched == 2 and c.headroom == float("inf")
+
+
+def test_complex_and_empty():
+    assert "complex" in compare(np.zeros(3, complex), np.zeros(3), TOL).problem
+    assert compare(np.zeros((0, 4)), np.zeros((0, 4)), TOL).ok
+    assert not compare(np.zeros((0, 4)), np.zeros((4, 0)), TOL).ok
+
+
+def test_dict_keys_are_checked_both_ways():
+    e = {"a": np.zeros(2), "b": np.zeros(2)}
+    [c] = compare_outputs({"a": np.zeros(2), "c": np.zeros(2)}, e, TOL)
+    assert not c.ok and "missing ['b']" in c.problem and "unexpected ['c']" in c.problem
+    comps = compare_outputs({"a": np.zeros(2), "b": np.ones(2)}, e, TOL)
+    assert [c.ok for c in comps] == [True, False] and comps[1].key == "b"
+
+
+def test_fingerprint_picks_the_closest_decoy_within_tolerance():
+    x = np.linspace(-3, 3, 50)
+    learner = {"": np.maximum(x, 0)}
+    decoys = [("abs", lambda: {"": np.abs(x)}), ("relu", lambda: {"": np.maximum(x, 0) + 1e-7}),
+              ("boom", lambda: 1 / 0)]
+    assert fingerprint(learner, decoys, TOL) == "relu"
+    assert fingerprint({"": x}, decoys, TOL) is None
+
+
+def _slow_verdict(a, e, atol, rtol):
+    """An obviously right elementwise verdict, one Python float at a time."""
+    if a.shape != e.shape:
+        return False
+    for x, y in zip(a.ravel().tolist(), e.ravel().tolist(), strict=True):
+        if np.isnan(x) and np.isnan(y):
+            continue
+        if np.isinf(x) or np.isinf(y) or np.isnan(x) or np.isnan(y):
+            if x != y:
+                return False
+            continue
+        if abs(x - y) > atol + rtol * abs(y):
+            return False
+    return True
+
+
+floats = st.floats(allow_nan=True, allow_infinity=True, width=32)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+       atol=st.sampled_from([0.0, 1e-5, 1e-2]), rtol=st.sampled_from([0.0, 1e-4]))
+def test_verdict_matches_a_slow_reference(data, shape, atol, rtol):
+    e = data.draw(hnp.arrays(np.float64, shape, elements=floats))
+    noise = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e-2, 1e-2)))
+    a = data.draw(st.sampled_from([e.copy(), e + noise, e.astype(np.float32)]))
+    c = compare(a, e, Tolerance(atol, rtol))
+    assert c.ok == _slow_verdict(a.astype(np.float64), e, atol, rtol)
+    assert c.total == e.size
