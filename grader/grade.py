@@ -87,6 +87,7 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
                       hidden_not_run=not_run,
                       against=getattr(source, "against", None))
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
+    out.notes.extend([sandbox.isolation()] if options.graded else [])  # which isolation held (SECURITY.md)
     return out
 
 
