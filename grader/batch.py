@@ -1,0 +1,148 @@
+"""Grades a folder of submissions into a gradebook, in parallel worker processes, resumably.
+
+Each submission is unpacked (grader/submissions.py) into its own scratch folder and every stage of the course is
+graded there with grade.grade_stage, hidden cases included. Workers are forked processes (the course and numpy
+are already loaded in them); the parent alone writes the gradebook, one transaction per submission, as results
+arrive. A submission whose id and content digest are already in the gradebook is skipped, so a batch killed
+halfway and run again grades only what is missing. A time budget per submission bounds what an endless loop
+costs: the cases left when it runs out are recorded as not run.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader import grade, submissions
+from grader.course import Course
+from grader.errors import FixtureError, GraderError
+from grader.gradebook import Entry, Gradebook
+from grader.results import Report, Status
+
+
+@dataclass
+class BatchOptions:
+    """How a batch runs."""
+
+    jobs: int = 1
+    budget: float = 120.0  # seconds one submission may take in all; the rest of its cases are not run
+    stages: tuple[str, ...] = ()  # grade only these stages (all by default)
+
+
+@dataclass
+class Summary:
+    """What a batch did."""
+
+    total: int = 0
+    skipped: int = 0  # already in the gradebook with the same content
+    graded: int = 0
+    rejected: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+
+
+def grade_submission(course: Course, sub: submissions.Submission, digest: str, options: BatchOptions) -> Entry:
+    """Unpack one submission into scratch and grade it; never raises for a problem with the submission."""
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="grader-submission-"))
+    try:
+        try:
+            submissions.unpack(sub, scratch)
+        except submissions.SubmissionError as e:
+            return Entry(sub.id, digest, "rejected", message=str(e), seconds=time.monotonic() - started)
+        deadline = started + options.budget
+        stages = [course.stage(s) for s in options.stages] if options.stages else list(course.stages)
+        results, passed = [], {}
+        for stage in stages:
+            opts = grade.Options(root=scratch, hidden=True, passed=dict(passed), graded=True,
+                                 cancel=lambda: time.monotonic() > deadline)
+            result = grade.grade_stage(course, stage, opts)
+            for case in result.cases:
+                if case.status is Status.SKIPPED:
+                    case.message = (f"not run: the submission used up its time budget of {options.budget:g} s "
+                                    "(look for an endless loop or very slow code in an earlier case)")
+            passed[stage.id] = result.passed
+            results.append(result)
+        report = Report(course=course.title, stages=results)
+        compute = sum(c.seconds for s in results for c in s.cases)
+        return Entry(sub.id, digest, "graded", report=report, seconds=time.monotonic() - started,
+                     compute_seconds=compute)
+    except FixtureError:
+        raise  # the course's problem, not this submission's: the batch stops with the message
+    except Exception as e:  # noqa: BLE001 - one submission's grader failure must not stop the cohort
+        return Entry(sub.id, digest, "error", message=f"the grader failed on this submission: "
+                     f"{type(e).__name__}: {e}", seconds=time.monotonic() - started)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+_WORKER: dict[str, object] = {}  # the course and options, inherited by forked workers
+
+
+def _work(sub: submissions.Submission, digest: str) -> Entry:
+    course, options = _WORKER["course"], _WORKER["options"]
+    assert isinstance(course, Course) and isinstance(options, BatchOptions)
+    return grade_submission(course, sub, digest, options)
+
+
+def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
+        progress: Callable[[Entry], None] | None = None) -> Summary:
+    """Grade every submission in folder that the gradebook lacks; report each as it is recorded."""
+    if options.jobs < 1:
+        raise GraderError(f"--jobs {options.jobs}: give 1 or more worker processes")
+    for s in options.stages:
+        course.stage(s)
+    started = time.monotonic()
+    subs = submissions.discover(folder)
+    known = book.known()
+    todo = []
+    summary = Summary(total=len(subs))
+    for sub in subs:
+        digest = submissions.digest(sub)
+        if known.get(sub.id) == digest:
+            summary.skipped += 1
+        else:
+            todo.append((sub, digest))
+    for entry in _results(course, todo, options):
+        book.record(entry)
+        field = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
+        setattr(summary, field, getattr(summary, field) + 1)
+        if progress:
+            progress(entry)
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
+             options: BatchOptions) -> Iterator[Entry]:
+    if options.jobs == 1 or len(todo) <= 1:
+        for sub, digest in todo:
+            yield grade_submission(course, sub, digest, options)
+        return
+    _WORKER.update(course=course, options=options)
+    pending = list(todo)
+    while pending:
+        with ProcessPoolExecutor(options.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures: dict[Future[Entry], tuple[submissions.Submission, str]] = {}
+            broken = False
+            while (pending or futures) and not broken:
+                while pending and len(futures) < 2 * options.jobs:
+                    sub, digest = pending.pop(0)
+                    futures[pool.submit(_work, sub, digest)] = (sub, digest)
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done:
+                    sub, digest = futures.pop(future)
+                    try:
+                        yield future.result()
+                    except BrokenProcessPool:
+                        broken = True  # a worker died (killed from outside): this one is recorded, the pool renewed
+                        yield Entry(sub.id, digest, "error", message="the worker grading this submission died; "
+                                    "run the batch again to retry it")
+            pending = [*futures.values(), *pending] if broken else pending

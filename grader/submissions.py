@@ -1,0 +1,243 @@
+"""Submissions as they arrive (a folder or a .zip holding student/), copied into a scratch folder with caps.
+
+Nothing from a submission is trusted: a zip entry that is absolute, climbs out with `..`, is a symlink or is
+encrypted rejects the whole zip; so does a zip whose declared or actual unpacked size or file count passes the caps
+(a zip bomb). Only the `.py` files under the submission's `student/` folder are copied, and each must be UTF-8
+text without NUL bytes. Every refusal is a SubmissionError whose message names the file and the next step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from grader.errors import GraderError
+
+MAX_BYTES = 64 << 20  # unpacked bytes a submission may hold (all entries of a zip)
+MAX_FILES = 2000  # entries a submission may hold
+MAX_FILE_BYTES = 4 << 20  # one learner source file
+IGNORED = ("__MACOSX", "__pycache__", ".git", ".ipynb_checkpoints")
+
+
+class SubmissionError(GraderError):
+    """A submission that cannot be graded as it stands; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One learner's submission: an id (its file or folder name) and where it is."""
+
+    id: str
+    path: Path
+
+    @property
+    def kind(self) -> str:
+        if self.path.is_symlink():
+            return "other"
+        if self.path.is_dir():
+            return "folder"
+        if self.path.suffix.lower() == ".zip" and self.path.is_file():
+            return "zip"
+        return "other"
+
+
+def discover(folder: Path) -> list[Submission]:
+    """Every submission in a folder, in name order: sub-folders and .zip files (dot-files are skipped)."""
+    if not folder.is_dir():
+        raise SubmissionError(f"{folder}: not a folder of submissions; pass a folder holding one sub-folder or "
+                              ".zip per learner")
+    out, seen = [], {}
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        ident = path.stem if path.suffix.lower() == ".zip" else path.name
+        if ident in seen:
+            raise SubmissionError(f"{path}: two submissions are both named '{ident}' ({seen[ident].name} and "
+                                  f"{path.name}); rename one")
+        seen[ident] = path
+        out.append(Submission(ident, path))
+    return out
+
+
+def digest(sub: Submission) -> str:
+    """The sha256 of what was submitted: the zip's bytes, or a folder's paths and contents (never followed)."""
+    h = hashlib.sha256()
+    if sub.kind != "folder":
+        try:
+            with open(sub.path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+        except OSError as e:
+            h.update(f"unreadable: {e}".encode())
+        return h.hexdigest()
+    for dirpath, dirnames, filenames in os.walk(sub.path):
+        dirnames.sort()
+        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            path = Path(dirpath, name)
+            h.update(str(path.relative_to(sub.path)).encode("utf-8", "surrogateescape") + b"\0")
+            if path.is_symlink():
+                h.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
+            else:
+                try:
+                    h.update(path.read_bytes())
+                except OSError:
+                    h.update(b"unreadable")
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+def unpack(sub: Submission, dest: Path, flat_ok: bool = False) -> list[str]:
+    """Copy the submission's student/*.py into dest/student/; return the files copied (relative to dest).
+
+    flat_ok: a submission with no student/ folder but .py files at its top (a Gradescope upload of the files
+    themselves) counts as student/.
+    """
+    if sub.kind == "zip":
+        return _from_zip(sub.path, dest, flat_ok)
+    if sub.kind == "folder":
+        return _from_folder(sub.path, dest, flat_ok)
+    raise SubmissionError(f"{sub.path}: not a folder or a .zip; each learner's submission must be one of those, "
+                          "holding student/")
+
+
+def _check_text(name: str, data: bytes) -> str:
+    if b"\0" in data:
+        raise SubmissionError(f"{name}: not a text file (it holds NUL bytes); submit the Python source file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SubmissionError(f"{name}: not UTF-8 text (byte {e.start}); save it as UTF-8 and submit it again")
+
+
+def _write(dest: Path, rel: PurePosixPath, data: bytes) -> None:
+    target = dest.joinpath(*rel.parts)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for parent in reversed(target.relative_to(dest).parents):
+        init = dest / parent / "__init__.py"
+        if parent.parts and not init.exists():
+            init.write_text("")
+    target.write_bytes(data)
+
+
+def _student_root(paths: list[PurePosixPath], where: Path, flat_ok: bool) -> PurePosixPath | None:
+    """The prefix under which student/ sits: the shallowest one; None means the files themselves (flat_ok)."""
+    prefixes = {PurePosixPath(*p.parts[:i]) for p in paths for i, part in enumerate(p.parts[:-1])
+                if part == "student" and not any(x in IGNORED for x in p.parts)}
+    if prefixes:
+        depth = min(len(p.parts) for p in prefixes)
+        shallowest = sorted(p for p in prefixes if len(p.parts) == depth)
+        if len(shallowest) > 1:
+            found = ", ".join(f"{p}/student" for p in shallowest)
+            raise SubmissionError(f"{where}: holds several student/ folders ({found}); submit exactly one")
+        return shallowest[0]
+    if flat_ok and any(len(p.parts) == 1 and p.suffix == ".py" for p in paths):
+        return None
+    raise SubmissionError(f"{where}: no student/ folder in it; submit the folder that holds student/ (the one "
+                          "with your stage files, e.g. student/gelu.py)")
+
+
+def _select(paths: list[PurePosixPath], base: PurePosixPath | None) -> dict[PurePosixPath, PurePosixPath]:
+    """Map each learner .py file to its place under student/."""
+    out = {}
+    for p in paths:
+        if p.suffix != ".py" or any(part in IGNORED for part in p.parts):
+            continue
+        if base is None:
+            if len(p.parts) == 1:
+                out[p] = PurePosixPath("student", p.name)
+            continue
+        rel = p.parts[len(base.parts):]
+        if len(rel) >= 2 and rel[0] == "student" and p.parts[:len(base.parts)] == base.parts:
+            out[p] = PurePosixPath(*rel)
+    return out
+
+
+def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise SubmissionError(f"{path}: not a readable zip ({e}); zip the folder holding student/ again")
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > MAX_FILES:
+            raise SubmissionError(f"{path}: holds {len(infos)} entries (the cap is {MAX_FILES}); submit only "
+                                  "student/")
+        declared = sum(i.file_size for i in infos)
+        if declared > MAX_BYTES:
+            raise SubmissionError(f"{path}: unpacks to {declared} bytes (the cap is {MAX_BYTES}); submit only "
+                                  "student/")
+        names: dict[PurePosixPath, zipfile.ZipInfo] = {}
+        for info in infos:
+            raw = info.filename.replace("\\", "/")
+            rel = PurePosixPath(raw)
+            if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
+                raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder "
+                                      "(absolute or '..'); such zips are refused, zip the folder again")
+            if stat.S_ISLNK(info.external_attr >> 16):
+                raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file "
+                                      "itself")
+            if info.flag_bits & 0x1:
+                raise SubmissionError(f"{path}: entry '{info.filename}' is encrypted; submit a zip without a "
+                                      "password")
+            if not info.is_dir():
+                names[rel] = info
+        chosen = _select(list(names), _student_root(list(names), path, flat_ok))
+        total, written = 0, []
+        for src, rel in sorted(chosen.items()):
+            data = bytearray()
+            try:
+                with zf.open(names[src]) as f:
+                    while chunk := f.read(1 << 16):
+                        data += chunk
+                        total += len(chunk)
+                        if len(data) > MAX_FILE_BYTES or total > MAX_BYTES:
+                            raise SubmissionError(f"{path}: '{src}' unpacks to more than the cap "
+                                                  f"({MAX_FILE_BYTES} bytes per file); submit your source only")
+            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as e:
+                raise SubmissionError(f"{path}: cannot unpack '{src}' ({e}); zip the folder again")
+            _check_text(f"{path}: {src}", bytes(data))
+            _write(dest, rel, bytes(data))
+            written.append(str(rel))
+    return _finish(dest, written, path)
+
+
+def _from_folder(folder: Path, dest: Path, flat_ok: bool) -> list[str]:
+    paths: list[PurePosixPath] = []
+    count = 0
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if d not in IGNORED]
+        for name in dirnames + filenames:
+            full = Path(dirpath, name)
+            count += 1
+            if count > MAX_FILES:
+                raise SubmissionError(f"{folder}: holds more than {MAX_FILES} files; submit only student/")
+            if full.is_symlink():
+                raise SubmissionError(f"{full}: a symbolic link; submissions must hold the files themselves")
+        paths.extend(PurePosixPath(Path(dirpath, n).relative_to(folder).as_posix()) for n in filenames)
+    chosen = _select(paths, _student_root(paths, folder, flat_ok))
+    total, written = 0, []
+    for src, rel in sorted(chosen.items()):
+        full = folder.joinpath(*src.parts)
+        size = full.stat().st_size
+        total += size
+        if size > MAX_FILE_BYTES or total > MAX_BYTES:
+            raise SubmissionError(f"{full}: larger than the cap ({MAX_FILE_BYTES} bytes per file); submit your "
+                                  "source only")
+        data = full.read_bytes()
+        _check_text(str(full), data)
+        _write(dest, rel, data)
+        written.append(str(rel))
+    return _finish(dest, written, folder)
+
+
+def _finish(dest: Path, written: list[str], where: Path) -> list[str]:
+    if not written:
+        raise SubmissionError(f"{where}: student/ holds no .py files; submit the folder with your stage files")
+    init = dest / "student" / "__init__.py"
+    if not init.exists():
+        init.write_text("")
+    return written
