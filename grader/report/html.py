@@ -1,0 +1,32 @@
+"""The cohort report as one self-contained HTML page: inline CSS and an inline SVG chart, no network fetches.
+
+jinja2 with autoescaping on, so submission names and messages from learners are text, never markup.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from grader.cohort import BINS, CohortReport
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dict[str, float | str]]:
+    """The score histogram's bars, in SVG coordinates."""
+    peak = max(report.histogram, default=0) or 1
+    step = width / BINS
+    bars = []
+    for i, n in enumerate(report.histogram):
+        h = (height - 30) * n / peak
+        bars.append({"x": i * step + 4, "y": height - 20 - h, "w": step - 8, "h": h, "n": n,
+                     "label": f"{100 * i // BINS}-{100 * (i + 1) // BINS}%"})
+    return bars
+
+
+def render(report: CohortReport) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             autoescape=True, keep_trailing_newline=True)
+    return env.get_template("cohort.html.j2").render(r=report, bars=_bars(report), width=560, height=180)
