@@ -10,8 +10,10 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -35,6 +37,7 @@ def _env(folder: Path) -> jinja2.Environment:
 
 
 def render_stub(stage: Stage) -> str:
+    """The learner's starting file for a stage, from the one stub template."""
     return _env(TEMPLATES).get_template("stub.py.j2").render(stage=stage)
 
 
@@ -135,7 +138,7 @@ class CheckReport:
         return all(line.ok for line in self.lines)
 
 
-def _grade_with(course: Course, stage: Stage, stand_in: dict[str, object] | None, root: Path | None = None,
+def _grade_with(course: Course, stage: Stage, stand_in: dict[str, Callable[..., Any]] | None, root: Path | None = None,
                 hidden: bool = True) -> StageResult:
     options = grade.Options(root=root, hidden=hidden, extra_substitutes={stage.module: stand_in} if stand_in else {})
     options.isolate = stand_in is not None

@@ -7,15 +7,15 @@ line and the key. Nothing past this module sees a raw dict.
 
 from __future__ import annotations
 
-import difflib
+import functools
+import json
 import math
+import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from grader.errors import CourseError
 
@@ -29,28 +29,34 @@ ENTRY = re.compile(r"^student(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$
 # --- YAML with line numbers -------------------------------------------------------------------------------
 
 
-class YMap(dict):  # type: ignore[type-arg]
+class YMap(dict):
     """A mapping that remembers the line of itself and of each key."""
 
     line: int = 0
     key_lines: dict[str, int]
 
 
-class YList(list):  # type: ignore[type-arg]
+class YList(list):
     """A sequence that remembers the line of itself and of each item."""
 
     line: int = 0
     item_lines: list[int]
 
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+@functools.lru_cache(maxsize=1)
+def _loader() -> Any:
+    """PyYAML's C loader (imported only when YAML is actually read), building YMap/YList with line numbers."""
+    import yaml
+
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map)
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _seq)
+    return Loader
 
 
-class _Loader(_Base):  # type: ignore[misc, valid-type]
-    pass
-
-
-def _map(loader: Any, node: yaml.MappingNode) -> YMap:
+def _map(loader: Any, node: Any) -> YMap:
     out = YMap()
     out.line, out.key_lines = node.start_mark.line + 1, {}
     for key_node, value_node in node.value:
@@ -65,14 +71,10 @@ def _map(loader: Any, node: yaml.MappingNode) -> YMap:
     return out
 
 
-def _seq(loader: Any, node: yaml.SequenceNode) -> YList:
+def _seq(loader: Any, node: Any) -> YList:
     out = YList(loader.construct_object(child, deep=True) for child in node.value)
     out.line, out.item_lines = node.start_mark.line + 1, [c.start_mark.line + 1 for c in node.value]
     return out
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _seq)
 
 
 class _Located(Exception):
@@ -89,8 +91,10 @@ def read_yaml(path: Path) -> Any:
         raise CourseError(f"{path}: file not found")
     except (OSError, UnicodeDecodeError) as e:
         raise CourseError(f"{path}: cannot read it ({e})")
+    import yaml
+
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=_loader())
     except _Located as e:
         raise CourseError(f"{path}:{e.line}: {e.message}")
     except yaml.MarkedYAMLError as e:
@@ -220,6 +224,8 @@ class Course:
         for s in self.stages:
             if s.id == stage_id:
                 return s
+        import difflib
+
         near = difflib.get_close_matches(stage_id, [s.id for s in self.stages], n=1)
         also = f" Did you mean '{near[0]}'?" if near else ""
         ids = ", ".join(s.id for s in self.stages)
@@ -247,6 +253,8 @@ class _Where:
         allowed = {**required, **optional}
         for key in m:
             if key not in allowed:
+                import difflib
+
                 near = difflib.get_close_matches(key, list(allowed), n=1)
                 hint = f" Did you mean '{near[0]}'?" if near else ""
                 raise self.fail(_line(m, key), f"unknown key '{key}' in {what}.{hint} Allowed: {', '.join(allowed)}")
@@ -256,7 +264,7 @@ class _Where:
         for key, want in allowed.items():
             if key in m and not _is(m[key], want):
                 raise self.fail(_line(m, key), f"'{key}' in {what} must be {_name(want)}, got {_kind(m[key])}")
-        return m
+        return m  # type: ignore[return-value]  # a YMap: every mapping the loader builds is one
 
 
 def _line(m: Any, key: str) -> int:
@@ -299,9 +307,90 @@ def _unique(w: _Where, items: list[Any], ids: list[str], what: str) -> None:
         seen[ident] = _line(item, "id")
 
 
-def load_course(root: Path | str = ".") -> Course:
-    """Read and validate course.yaml and every stage it lists."""
+CACHE = Path(".grader") / "cache" / "course.json"
+
+
+def load_course(root: Path | str = ".", cache: bool = True) -> Course:
+    """Read and validate course.yaml and every stage it lists.
+
+    With `cache`, a course validated before and unchanged since (the same YAML bytes, and the same files in
+    every stage folder) is read back from .grader/cache/course.json without importing YAML, which is most of
+    the grader's start-up work. Pass cache=False where the course folder is writable by untrusted code.
+    """
     root = Path(root).resolve()
+    if cache:
+        key = _cache_key(root)
+        cached = _read_cache(root, key) if key else None
+        if cached is not None:
+            return cached
+    course = _load(root)
+    if cache and key:
+        _write_cache(root, key, course)
+    return course
+
+
+def _cache_key(root: Path) -> list[Any] | None:
+    """Stats of every file and folder the loader's verdict depends on, or None if one cannot be read."""
+    import hashlib
+
+    from grader import __version__
+
+    key: list[Any] = [__version__, FORMAT_VERSION]
+    try:
+        stage_dirs = sorted(p for p in (root / "stages").iterdir() if p.is_dir())
+        for path in [root / "course.yaml", *(q for d in stage_dirs for q in sorted(d.iterdir()))]:
+            if path.suffix == ".yaml":  # hashed: an edit within the file system's mtime granularity still counts
+                key.append([str(path), hashlib.sha256(path.read_bytes()).hexdigest()])
+            else:
+                st = path.stat()
+                key.append([str(path), st.st_mtime_ns, st.st_size])
+    except OSError:
+        return None
+    return key
+
+
+def _read_cache(root: Path, key: list[Any]) -> Course | None:
+    try:
+        data = json.loads((root / CACHE).read_text(encoding="utf-8"))
+        if data["key"] != key:
+            return None
+        return _course_from(root, data["course"])
+    except Exception:  # a missing, stale or damaged cache is simply rebuilt  # noqa: BLE001
+        return None
+
+
+def _write_cache(root: Path, key: list[Any], course: Course) -> None:
+    folder = root / CACHE.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not (root / ".grader" / ".gitignore").exists():
+            (root / ".grader" / ".gitignore").write_text("*\n")
+        tmp = folder / f".course.{os.getpid()}.tmp"
+        body = {k: v for k, v in asdict(course).items() if k != "root"}
+        tmp.write_text(json.dumps({"key": key, "course": body}, default=str), encoding="utf-8")
+        os.replace(tmp, root / CACHE)
+    except OSError:
+        pass  # a read-only course folder: no cache, same verdicts
+
+
+def _course_from(root: Path, d: dict[str, Any]) -> Course:
+    def tol(t: dict[str, Any]) -> Tolerance:
+        return Tolerance(**t)
+
+    stages = []
+    for s in d["stages"]:
+        stages.append(Stage(**{
+            **s, "dir": Path(s["dir"]), "tolerance": tol(s["tolerance"]),
+            "functions": tuple(Function(**{**f, "params": tuple(f["params"]), "keys": tuple(f["keys"])})
+                               for f in s["functions"]),
+            "cases": tuple(Case(**{**c, "tolerance": tol(c["tolerance"]),
+                                   "inputs": tuple(InputSpec(**i) for i in c["inputs"])}) for c in s["cases"]),
+            "decoys": tuple(Decoy(**x) for x in s["decoys"]), "depends_on": tuple(s["depends_on"]),
+            "hints": tuple(s["hints"])}))
+    return Course(**{**d, "root": root, "stages": tuple(stages)})
+
+
+def _load(root: Path) -> Course:
     path = root / "course.yaml"
     if not path.exists():
         raise CourseError(f"{path}: no course here. Run the grader from the course folder, or pass --root DIR.")
@@ -513,7 +602,7 @@ def _input(w: _Where, m: YMap, name: str) -> InputSpec:
         if key in spec and not ok():
             raise w.fail(_line(spec, key), f"{what}: {messages[key]}")
     if kind == "random" and spec["random"] == "uniform" and ("low" not in spec or "high" not in spec):
-        raise w.fail(spec.line, f"{what}: a uniform input needs 'low' and 'high'")
+        raise w.fail(_line(spec, "random"), f"{what}: a uniform input needs 'low' and 'high'")
     clean = {k: _plain(v) for k, v in spec.items()}
     return InputSpec(name=name, kind=kind, spec=clean)
 

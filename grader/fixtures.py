@@ -15,8 +15,6 @@ import hashlib
 import io
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,10 +30,12 @@ FORMAT = 1
 
 
 def stage_dir(course: Course, stage: Stage) -> Path:
+    """Where a stage's fixtures live."""
     return course.root / "fixtures" / stage.id
 
 
 def rebuild_hint(stage: Stage) -> str:
+    """The command that rebuilds a stage's fixtures, for messages."""
     return f"rebuild with `python -m grader fixtures build --stage {stage.id}`"
 
 
@@ -121,6 +121,9 @@ def outputs_of(stage: Stage, case: Case, result: Any) -> dict[str, np.ndarray]:
 
 def build(course: Course, stage: Stage) -> Path:
     """Run the reference on every case and write inputs, expected outputs and the manifest."""
+    import shutil
+    import tempfile
+
     final = stage_dir(course, stage)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{stage.id}.building-", dir=final.parent))
@@ -224,7 +227,7 @@ class StageFixtures:
         self._arrays: dict[str, np.ndarray] = {}
         for case in cases if cases is not None else stage.cases:
             self._check_case(case)
-            for key, meta in self.manifest["cases"][case.id]["expected"].items():  # checked now, read later
+            for meta in self.manifest["cases"][case.id]["expected"].values():  # checked now, read later
                 self._verify_file(meta["file"], meta["sha256"], f"expected output of case '{case.id}'")
         for name, digest in self.manifest.get("artifacts", {}).items():
             self._verify_file(f"artifacts/{name}", digest, what=f"artifact {name}")

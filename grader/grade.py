@@ -33,6 +33,7 @@ class Options:
 
 
 def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
+    """The stage's cases this grade runs (hidden ones only where they are wanted)."""
     return tuple(c for c in stage.cases if options.hidden or not c.hidden)
 
 

@@ -11,7 +11,6 @@ import importlib.util
 import inspect
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 

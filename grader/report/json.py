@@ -21,6 +21,7 @@ def _finite(x: Any) -> Any:
 
 
 def case_dict(case: CaseResult) -> dict[str, Any]:
+    """One case as JSON; a hidden case carries no values, inputs or output."""
     out = {
         "id": case.case, "function": case.function, "status": case.status.value, "category": case.status.category,
         "passed": case.passed, "points": case.points, "max_points": case.max_points, "hidden": case.hidden,
@@ -36,6 +37,7 @@ def case_dict(case: CaseResult) -> dict[str, Any]:
 
 
 def stage_dict(stage: StageResult) -> dict[str, Any]:
+    """One stage as JSON."""
     return {"id": stage.stage, "title": stage.title, "status": stage.status.value, "passed": stage.passed,
             "points": stage.points, "max_points": stage.max_points, "notes": stage.notes,
             "hidden_not_run": stage.hidden_not_run, "against": stage.against,
@@ -43,6 +45,7 @@ def stage_dict(stage: StageResult) -> dict[str, Any]:
 
 
 def render(report: Report, indent: int | None = 1) -> str:
+    """The whole report as one JSON object (one line with indent=None)."""
     data = {"course": report.course, "passed": report.passed, "points": report.points,
             "max_points": report.max_points, "stages": [stage_dict(s) for s in report.stages]}
     return json.dumps(_finite(data), indent=indent, ensure_ascii=False) + "\n"

@@ -29,6 +29,7 @@ class Style:
 
 
 def wants_colour(stream: object) -> bool:
+    """Colour only on a terminal, never with NO_COLOR set or TERM=dumb."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty()) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
@@ -64,6 +65,7 @@ def verdict(stage: StageResult) -> str:
 
 
 def render_stage(stage: StageResult, style: Style) -> list[str]:
+    """The verdict line, then each case, then the stage's notes."""
     cat = stage.status.category
     lines = [style(f"{MARK[cat]}  ", cat) + style(verdict(stage), "bold") + style(f"  ({stage.title})", "dim")]
     if stage.against:
@@ -73,7 +75,7 @@ def render_stage(stage: StageResult, style: Style) -> list[str]:
         lines.append(f"      {fn}() still raises NotImplementedError. Open the stage's file under student/ and "
                      f"read `python -m grader show {stage.stage}`.")
         return lines
-    detailed, hinted = 0, set()
+    detailed, hinted = 0, set[str]()
     for case in stage.cases:
         # Full detail for the first two failing cases; after that one line each, so the screen stays readable.
         brief = case.status is Status.FAIL and detailed >= 2
@@ -90,6 +92,7 @@ def render_stage(stage: StageResult, style: Style) -> list[str]:
 
 
 def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set[str] | None = None) -> list[str]:
+    """One case: a line, and for a failure the worst element, its input and the known mistake."""
     cat = case.status.category
     head = style(f"  {MARK[cat]} ", cat) + f"{case.case:<22}"
     pad = " " * 7
