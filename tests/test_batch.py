@@ -1,0 +1,195 @@
+"""Grading a cohort: every kind of broken submission gets its own row, the batch goes on, and resumes."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from grader import batch, submissions
+from grader.course import load_course
+from grader.gradebook import Gradebook
+
+GOOD = {"double": "def run_double(x):\n    return 2 * x\n",
+        "combine": "def run_combine(x, y):\n    return 2 * x + y\n",
+        "split": "def run_split(x):\n    n = x.shape[-1] // 2\n    return {'left': x[..., :n], 'right': x[..., n:]}\n"}
+
+
+def folder(root: Path, name: str, files: dict[str, str | bytes]) -> Path:
+    for rel, data in files.items():
+        path = root / name / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data.encode() if isinstance(data, str) else data)
+    return root / name
+
+
+def make_zip(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for info, data in entries:
+            zf.writestr(info, data)
+    return path
+
+
+def student(files: dict[str, str]) -> dict[str, str | bytes]:
+    return {f"student/{k}.py": v for k, v in files.items()}
+
+
+@pytest.fixture
+def cohort(tmp_path: Path) -> Path:
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    folder(subs, "good", student(GOOD))
+    folder(subs, "wrong", student({**GOOD, "double": "def run_double(x):\n    return x + 2\n"}))
+    folder(subs, "syntax", student({"double": "def run_double(x:\n"}))
+    folder(subs, "loop", student({"double": "def run_double(x):\n    while True:\n        pass\n"}))
+    folder(subs, "nostudent", {"readme.txt": "forgot it"})
+    folder(subs, "binary", {"student/double.py": b"\x89PNG\r\n\x1a\n\x00\x00"})
+    make_zip(subs / "zipped.zip", [(f"alice/student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    make_zip(subs / "slip.zip", [("student/double.py", GOOD["double"].encode()), ("../../evil.py", b"x=1")])
+    make_zip(subs / "absolute.zip", [("/etc/student/double.py", GOOD["double"].encode())])
+    link = zipfile.ZipInfo("student/double.py")
+    link.external_attr = (stat.S_IFLNK | 0o777) << 16
+    make_zip(subs / "symlink.zip", [(link, b"/etc/passwd")])
+    (subs / "notazip.zip").write_bytes(b"PK\x03\x04 this is not a zip")
+    return subs
+
+
+def grade_cohort(course_root: Path, subs: Path, db: Path, jobs: int = 2) -> tuple[batch.Summary, Gradebook]:
+    course = load_course(course_root)
+    book = Gradebook(db, course.title)
+    return batch.run(course, subs, book, batch.BatchOptions(jobs=jobs, budget=2.0)), book
+
+
+def test_every_submission_gets_its_row(mini_template: Path, cohort: Path, tmp_path: Path) -> None:
+    summary, book = grade_cohort(mini_template, cohort, tmp_path / "gb.sqlite")
+    rows = {r.id: r for r in book.rows()}
+    assert summary.total == len(rows) == 11 and summary.errors == 0
+    assert rows["good"].state == "graded" and rows["good"].points == rows["good"].max_points == 7
+    assert rows["zipped"].points == 7
+    assert rows["wrong"].stages["double"][0] == "fail" and rows["wrong"].points == 3
+    assert rows["syntax"].stages["double"][0] == "syntax_error"
+    loop = rows["loop"]
+    assert loop.state == "graded" and loop.stages["double"][0] in ("timeout", "skipped")
+    assert loop.seconds < 10  # the budget (2 s), not 3 s per case times every case
+    expect = {"nostudent": "no student/ folder", "binary": "not a text file", "slip": "points outside",
+              "absolute": "points outside", "symlink": "symbolic link", "notazip": "not a readable zip"}
+    for sid, words in expect.items():
+        assert rows[sid].state == "rejected" and words in rows[sid].message, (sid, rows[sid].message)
+    cases = book.cases()
+    assert {c.diagnosis for c in cases if c.submission == "wrong"} == {"plus_two", None}
+    assert any(c.hidden and c.case == "secret" for c in cases)  # hidden cases run in a batch
+    assert not (tmp_path / "evil.py").exists() and not (cohort.parent / "evil.py").exists()
+    book.close()
+
+
+def test_batch_resumes_and_regrades_only_changes(mini_template: Path, cohort: Path, tmp_path: Path) -> None:
+    db = tmp_path / "gb.sqlite"
+    first, book = grade_cohort(mini_template, cohort, db, jobs=1)
+    book.close()
+    (cohort / "wrong" / "student" / "double.py").write_text(GOOD["double"])
+    second, book = grade_cohort(mini_template, cohort, db)
+    assert (second.skipped, second.graded + second.rejected) == (10, 1)
+    rows = {r.id: r for r in book.rows()}
+    assert rows["wrong"].points == 7 and len(rows) == 11
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM submissions").fetchone()[0] == 11
+        dupes = con.execute("SELECT COUNT(*) FROM (SELECT submission, stage, case_id FROM cases "
+                            "GROUP BY 1, 2, 3 HAVING COUNT(*) > 1)").fetchone()[0]
+        assert dupes == 0
+    book.close()
+
+
+def test_a_killed_batch_resumes_without_loss_or_duplicates(mini_template: Path, tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    slow = "import time\ndef run_double(x):\n    time.sleep(0.15)\n    return 2 * x\n"
+    for i in range(8):
+        folder(subs, f"s{i:02d}", student({**GOOD, "double": slow}))
+    db = tmp_path / "gb.sqlite"
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "batch", str(subs), "--db", str(db), "--jobs", "1"],
+                            cwd=mini_template, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    count = 0
+    while time.monotonic() < deadline and count < 2:
+        time.sleep(0.1)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as con:
+                    count = con.execute("SELECT COUNT(*) FROM submissions").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert 2 <= count < 8, "the batch should have been killed halfway"
+    again = run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", "--csv", str(tmp_path / "g.csv"),
+                    cwd=mini_template)
+    assert again.returncode == 0, again.stderr
+    import re
+
+    skipped = int(re.search(r"(\d+) already in", again.stdout).group(1))  # type: ignore[union-attr]
+    assert skipped >= count and again.stdout.count("] s") == 8 - skipped
+    with sqlite3.connect(db) as con:
+        ids = [r[0] for r in con.execute("SELECT id FROM submissions")]
+        assert sorted(ids) == [f"s{i:02d}" for i in range(8)]
+        assert con.execute("SELECT COUNT(*) FROM stages").fetchone()[0] == 8 * 3
+    assert (tmp_path / "g.csv").read_text().count("\n") == 9
+
+
+def test_zip_caps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    big = make_zip(tmp_path / "big.zip", [("student/double.py", b"# " + b"x" * 100_000 + b"\n")])
+    monkeypatch.setattr(submissions, "MAX_BYTES", 50_000)
+    with pytest.raises(submissions.SubmissionError, match="unpacks to 100003 bytes"):
+        submissions.unpack(submissions.Submission("big", big), tmp_path / "a")
+    monkeypatch.setattr(submissions, "MAX_BYTES", 10_000_000)
+    monkeypatch.setattr(submissions, "MAX_FILE_BYTES", 50_000)  # the bytes actually read count, not the header
+    with pytest.raises(submissions.SubmissionError, match="more than the cap"):
+        submissions.unpack(submissions.Submission("big", big), tmp_path / "b")
+    many = make_zip(tmp_path / "many.zip", [(f"student/f{i}.py", b"") for i in range(30)])
+    monkeypatch.setattr(submissions, "MAX_FILES", 20)
+    with pytest.raises(submissions.SubmissionError, match="30 entries"):
+        submissions.unpack(submissions.Submission("many", many), tmp_path / "c")
+
+
+def test_zip_bomb_is_refused_without_unpacking(tmp_path: Path) -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        with zf.open("student/double.py", "w", force_zip64=True) as f:
+            chunk = b"\0" * (1 << 20)
+            for _ in range(submissions.MAX_BYTES // len(chunk) + 8):
+                f.write(chunk)
+    (tmp_path / "bomb.zip").write_bytes(buf.getvalue())
+    assert (tmp_path / "bomb.zip").stat().st_size < 1 << 20
+    with pytest.raises(submissions.SubmissionError, match="the cap is"):
+        submissions.unpack(submissions.Submission("bomb", tmp_path / "bomb.zip"), tmp_path / "out")
+    assert not (tmp_path / "out" / "student" / "double.py").exists()
+
+
+def test_folder_with_symlink_is_refused(tmp_path: Path) -> None:
+    sub = folder(tmp_path, "linky", student(GOOD))
+    (sub / "student" / "extra.py").symlink_to("/etc/passwd")
+    with pytest.raises(submissions.SubmissionError, match="symbolic link"):
+        submissions.unpack(submissions.Submission("linky", sub), tmp_path / "out")
+
+
+def test_cli_usage_errors(mini_template: Path, tmp_path: Path) -> None:
+    missing = run_cli("batch", str(tmp_path / "nowhere"), "--db", str(tmp_path / "g.sqlite"), cwd=mini_template)
+    assert missing.returncode == 2 and "not a folder of submissions" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    (tmp_path / "subs").mkdir()
+    jobs = run_cli("batch", str(tmp_path / "subs"), "--jobs", "0", "--db", str(tmp_path / "g.sqlite"),
+                   cwd=mini_template)
+    assert jobs.returncode == 2 and "--jobs 0" in jobs.stderr
+    (tmp_path / "other.sqlite").write_bytes(b"not a database at all" * 100)
+    bad = run_cli("report", "--db", str(tmp_path / "other.sqlite"), cwd=mini_template)
+    assert bad.returncode == 2 and "not a gradebook" in bad.stderr

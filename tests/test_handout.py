@@ -1,0 +1,141 @@
+"""The learners' handout: no reference code, no hidden case, stubs not started, a solution passes, check is plain."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from conftest import ROOT, run_cli
+
+from grader import handout
+from grader.course import load_course
+from grader.errors import UsageError
+
+SOLUTIONS = {
+    "double": "def run_double(x):\n    return 2 * x\n",
+    "combine": "def run_combine(x, y):\n    return 2 * x + y\n",
+    "split": "def run_split(x):\n    n = x.shape[-1] // 2\n    return {'left': x[..., :n], 'right': x[..., n:]}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def built(mini_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("handout") / "learners"
+    result = run_cli("handout", str(out), cwd=mini_template)
+    assert result.returncode == 0, result.stderr
+    assert "1 hidden cases kept back" in result.stdout
+    return out
+
+
+def _all_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file()]
+
+
+def test_handout_holds_no_reference_code(built: Path, mini_template: Path) -> None:
+    assert not list(built.rglob("reference.py"))
+    shipped = b"\n".join(p.read_bytes() for p in _all_files(built))
+    for ref in (mini_template / "stages").glob("*/reference.py"):
+        for line in ref.read_text().splitlines():
+            if line.strip().startswith("return"):  # the body of each reference function
+                assert line.strip().encode() not in shipped, f"{ref}: '{line.strip()}' is in the handout"
+    decoys = (mini_template / "stages" / "double" / "decoys.py").read_text()
+    assert "x + 2" in decoys and b"return x + 2" not in shipped
+
+
+def test_handout_holds_no_hidden_case(built: Path, mini_template: Path) -> None:
+    stage_yaml = yaml.safe_load((built / "stages" / "double" / "stage.yaml").read_text())
+    assert [c["id"] for c in stage_yaml["cases"]] == ["small", "random"]
+    assert stage_yaml["hidden_cases"] == 1
+    # the hidden case's input and expected arrays (their raw bytes) appear in no file of the handout
+    secret = mini_template / "fixtures" / "double" / "secret"
+    arrays = [np.load(p) for p in secret.glob("*.npy")]
+    assert len(arrays) == 2
+    shipped = b"".join(p.read_bytes() for p in _all_files(built))
+    for a in arrays:
+        assert a.tobytes() not in shipped
+    assert b"secret" not in (built / "fixtures" / "double" / "MANIFEST.json").read_bytes()
+    assert not (built / "fixtures" / "double" / "secret").exists()
+
+
+def test_stubs_grade_as_not_started(built: Path, tmp_path: Path) -> None:
+    result = run_cli("--all", cwd=built)
+    assert result.returncode == 1
+    assert result.stdout.count("not started") >= 3 and "Traceback" not in result.stdout + result.stderr
+
+
+def test_correct_solution_passes_every_public_case(built: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "learner"
+    shutil.copytree(built, copy)
+    for stage, source in SOLUTIONS.items():
+        (copy / "student" / f"{stage}.py").write_text(source)
+    result = run_cli("--all", cwd=copy)
+    assert result.returncode == 0, result.stdout
+    assert "All public checks passed; 1 more are run at grading." in result.stdout
+    assert "3 of 3 stages pass" in result.stdout
+
+
+def test_mistakes_are_still_named_from_recordings(built: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "learner"
+    shutil.copytree(built, copy)
+    (copy / "student" / "double.py").write_text("def run_double(x):\n    return x + 2\n")
+    result = run_cli("--stage", "double", cwd=copy)
+    assert result.returncode == 1
+    assert "Known mistake: plus_two" in result.stdout
+
+
+def test_check_says_which_checks_need_the_instructors_copy(built: Path) -> None:
+    result = run_cli("check", cwd=built)
+    assert "need the instructor's copy" in result.stdout
+    assert "fixtures match their manifest" in result.stdout and "not started' on every case" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_refuses_to_write_over_a_folder(mini_template: Path, tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "notes.txt").write_text("mine")
+    result = run_cli("handout", str(tmp_path / "out"), cwd=mini_template)
+    assert result.returncode == 2 and "not empty" in result.stderr and "Traceback" not in result.stderr
+    assert (tmp_path / "out" / "notes.txt").read_text() == "mine"
+    with pytest.raises(UsageError, match="outside the course folder"):
+        handout.build_handout(load_course(mini_template), mini_template / "handout")
+
+
+def test_classroom_workflow_grades_each_stage(built: Path, tmp_path: Path) -> None:
+    import shutil
+
+    workflow = yaml.safe_load((built / ".github" / "workflows" / "classroom.yml").read_text())
+    assert "push" in workflow["on"]
+    steps = workflow["jobs"]["run-autograding-tests"]["steps"]
+    graders = {s["id"]: s["with"] for s in steps if s.get("uses", "").startswith(
+        "classroom-resources/autograding-command-grader")}
+    course = load_course(built)
+    assert set(graders) == {s.id for s in course.stages}
+    assert {k: v["max-score"] for k, v in graders.items()} == {s.id: s.points for s in course.stages}
+    reporter = next(s for s in steps if s.get("uses", "").startswith("classroom-resources/autograding-grading"))
+    assert reporter["with"]["runners"].split(",") == [s.id for s in course.stages]
+    assert all(f"steps.{k}.outputs.result" in v for k, v in zip(graders, reporter["env"].values(), strict=True))
+    copy = tmp_path / "learner"
+    shutil.copytree(built, copy)
+    (copy / "student" / "double.py").write_text(SOLUTIONS["double"])
+    for stage_id, spec in graders.items():  # each stage's command, as the action would run it
+        done = subprocess.run(spec["command"].replace("python", sys.executable, 1), shell=True, cwd=copy,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == (0 if stage_id == "double" else 1), done.stdout
+
+
+def test_real_course_handout(tmp_path: Path) -> None:
+    course = load_course(ROOT)
+    done = handout.build_handout(course, tmp_path / "h")
+    copy = load_course(done.path)
+    assert not list(done.path.rglob("reference.py"))
+    for stage, derived in zip(course.stages, copy.stages, strict=True):
+        assert [c.id for c in derived.cases] == [c.id for c in stage.cases if not c.hidden]
+        assert derived.hidden_count == sum(c.hidden for c in stage.cases) and derived.derived
