@@ -29,6 +29,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import faulthandler
+import fcntl
 import gc
 import importlib
 import importlib.abc
@@ -192,7 +193,7 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
         pass
     streams = {out_r: _Stream(), err_r: _Stream()}
     frames = _Frames()
-    current, started = 0, time.monotonic()
+    started = time.monotonic()
     open_fds = [res_r, out_r, err_r]
     reported, awaiting, fatal = 0, False, ""
     try:
@@ -201,7 +202,7 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
                 return
             wait = started + limits.timeout - time.monotonic()
             if wait <= 0:
-                yield _final(calls[current], Status.TIMEOUT, streams, started,
+                yield _final(calls[reported], Status.TIMEOUT, streams, started,
                              f"took longer than {limits.timeout:g} s and was stopped. Look for a loop that "
                              "never ends, or work that grows much faster than the input.")
                 return
@@ -223,7 +224,7 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
                             if awaiting or header["start"] != reported or type(header["start"]) is not int:
                                 frames.broken = "sent frames out of order (was the grader's pipe written to?)"
                                 break
-                            current, started, awaiting = reported, time.monotonic(), True
+                            started, awaiting = time.monotonic(), True
                             for s in streams.values():
                                 s.kept.clear()
                                 s.dropped = 0
@@ -232,12 +233,13 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
                             frames.broken = "sent a result the grader did not ask for (pipe written to?)"
                             break
                         _drain(streams, [f for f in open_fds if f != res_r])
-                        yield _outcome(calls[current], header, parts, streams, started)
+                        yield _outcome(calls[reported], header, parts, streams, started)
                         reported, awaiting = reported + 1, False
                         if reported == len(calls):
                             return  # a straggler holding the pipes open must not keep us waiting
-                    if frames.broken:
-                        yield _final(calls[current], Status.BAD_OUTPUT, streams, started, frames.broken)
+                    if frames.broken:  # between calls, a new child simply runs the rest
+                        if awaiting or reported == 0:
+                            yield _final(calls[reported], Status.BAD_OUTPUT, streams, started, frames.broken)
                         return
         if reported < len(calls):
             yield _death(calls[reported], pid, streams, started, limits.timeout, fatal)
@@ -466,6 +468,10 @@ def _child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str,
     code = 0
     try:
         os.setpgid(0, 0)
+        # Only fds 0-2 and the result pipe survive: a fork inherits every fd the grader holds (a gradebook, a
+        # progress file, a test runner's capture), close-on-exec or not, and the learner could write to any.
+        res_w = _keep_fds(res_w, out_w, err_w)
+        out_w, err_w = res_w + 1, res_w + 2
         if plan is not None:
             try:
                 root, got = _isolate(plan, root, scratch)
@@ -514,6 +520,15 @@ def _child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str,
             os._exit(code)
 
 
+def _keep_fds(res_w: int, out_w: int, err_w: int) -> int:
+    """Move the three pipes to fds 3, 4, 5 (result, stdout, stderr), close everything above; return 3."""
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6) for fd in (res_w, out_w, err_w)]  # clear of 3-5
+    for target, fd in zip((3, 4, 5), moved, strict=True):
+        os.dup2(fd, target, inheritable=False)
+    os.closerange(6, max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
+    return 3
+
+
 # --- graded isolation ---------------------------------------------------------------------------------------
 
 _CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWNET = 0x00020000, 0x10000000, 0x40000000
@@ -529,12 +544,13 @@ class _Plan:
     uid: int | None  # the unprivileged user to become (running as root), else None
     gid: int | None
     keep: list[str]  # folders that must stay visible (the Python installation, numpy, the grader)
+    unblock: dict[str, list[str]]  # a folder `nobody` cannot enter -> the kept folders below it
 
 
 def _plan(root: Path, hide: Sequence[Path] | None) -> _Plan:
     needed = [sys.prefix, sys.base_prefix, os.path.dirname(np.__file__),
-              os.path.dirname(os.path.dirname(__file__))]
-    keep = [os.path.realpath(k) for k in needed]
+              os.path.dirname(os.path.dirname(__file__)), *(p for p in sys.path if p and os.path.isdir(p))]
+    keep = sorted({os.path.realpath(k) for k in needed})
     if hide is None:
         hide = []
         for start in (Path.cwd(), Path(root)):
@@ -551,7 +567,13 @@ def _plan(root: Path, hide: Sequence[Path] | None) -> _Plan:
             uid, gid = user.pw_uid, user.pw_gid
         except KeyError:
             pass
-    return _Plan(hide=paths, uid=uid, gid=gid, keep=keep)
+    unblock: dict[str, list[str]] = {}
+    if uid is not None:  # e.g. Python installed under /root (pyenv): `nobody` could not import the stdlib
+        for k in keep:
+            closed = next((str(a) for a in reversed(Path(k).parents) if not os.stat(a).st_mode & 0o001), None)
+            if closed is not None:
+                unblock.setdefault(closed, []).append(k)
+    return _Plan(hide=paths, uid=uid, gid=gid, keep=keep, unblock=unblock)
 
 
 def _scratch(plan: _Plan) -> Path:
@@ -618,6 +640,7 @@ def _isolate(plan: _Plan, root: Path, scratch: Path | None) -> tuple[Path, list[
     mounted = False
     if privileged and _unshare(_CLONE_NEWNS):
         _mount("none", "/", None, _MS_REC | _MS_PRIVATE, None)
+        _reopen(plan.unblock)
         owner = f",uid={plan.uid},gid={plan.gid}" if plan.uid is not None else ""
         _mount("tmpfs", str(scratch), "tmpfs", _MS_NOSUID | _MS_NODEV,
                f"size={GRADED_FILE_CAP},mode=0700{owner}")
@@ -629,6 +652,9 @@ def _isolate(plan: _Plan, root: Path, scratch: Path | None) -> tuple[Path, list[
         mounted = True
         got.append(f"mount namespace ({len(plan.hide)} course folders hidden, scratch is a "
                    f"{GRADED_FILE_CAP >> 20} MiB tmpfs)")
+    elif plan.unblock:
+        plan.uid = None  # the sandbox user could not even import Python's standard library
+        got.append(f"not {SANDBOX_USER}: Python lives below {', '.join(plan.unblock)}, which it cannot enter")
     for rel, data in files.items():
         target = scratch / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -656,6 +682,17 @@ def _isolate(plan: _Plan, root: Path, scratch: Path | None) -> tuple[Path, list[
         got.append(f"own user (uid {os.getuid()}): files it can read, the submission can read")
     _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     return scratch, got
+
+
+def _reopen(unblock: dict[str, list[str]]) -> None:
+    """Cover each closed folder with an enterable tmpfs and bind only the kept folders below it back in."""
+    for closed, kept in unblock.items():
+        fds = [(os.open(k, os.O_PATH), k) for k in kept]
+        _mount("tmpfs", closed, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=64k,mode=0755")
+        for fd, k in fds:
+            os.makedirs(k, mode=0o755, exist_ok=True)
+            _mount(f"/proc/self/fd/{fd}", k, None, 0x1000 | _MS_REC, None)  # MS_BIND
+            os.close(fd)
 
 
 def _scrub() -> None:
@@ -772,6 +809,10 @@ def _as_array(value: Any, key: str) -> np.ndarray:
     if not isinstance(value, np.ndarray | list | tuple | int | float | np.generic):
         raise _BadOutput(f"{what} returned {_describe(value)}; return a numpy array (a nested list or a "
                          "torch tensor also works)")
+    odd = _not_plain(value)
+    if odd is not None:  # numpy may read a float subclass through __float__ or through its value: ambiguous
+        raise _BadOutput(f"{what} returned a value holding {_describe(odd)}; return plain numbers (floats, "
+                         "ints or numpy arrays)")
     try:
         array = np.array(value, subok=False)
     except (ValueError, TypeError) as e:
@@ -779,6 +820,23 @@ def _as_array(value: Any, key: str) -> np.ndarray:
     if array.dtype.kind not in "biufc":
         raise _BadOutput(f"{what} returned an array of {array.dtype} values; it must hold numbers")
     return np.ascontiguousarray(array)
+
+
+_PLAIN = (float, int, bool, complex)
+
+
+def _not_plain(value: Any) -> Any:
+    """The first item of a (nested) list or tuple, or the scalar itself, that is not a plain number or array."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        t = type(v)
+        if t in (list, tuple):
+            todo.extend(v)
+        elif not (t in _PLAIN or isinstance(v, np.ndarray) or (isinstance(v, np.generic) and
+                                                                t.__module__ == "numpy")):
+            return v
+    return None
 
 
 def _describe(value: Any) -> str:

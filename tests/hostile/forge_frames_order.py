@@ -1,0 +1,18 @@
+"""Write frames out of order: a start for a case far ahead, then a result; then a deeply nested header."""
+import json
+import os
+import struct
+
+from grader import sandbox
+
+
+def run_double(x):
+    for fd in range(3, 256):
+        try:
+            sandbox._send(fd, {"start": 99})
+            sandbox._send(fd, {"status": "ok", "keys": []})
+            head = b"[" * 200000
+            os.write(fd, struct.pack("<Q", len(head)) + head)
+        except OSError:
+            pass
+    return 2 * x
