@@ -61,8 +61,10 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()
-    for outcome in sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel,
-                               graded=options.graded):
+    why_not_run = "not run"
+    outcomes = sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel,
+                               graded=options.graded)
+    for outcome in outcomes:
         case = stage.case(outcome.case)
         result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
                             weight=case.weight, max_points=stage.points * case.weight / total_weight,
@@ -77,12 +79,18 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
             _judge(stage, case, inputs[case.id], outcome.value, source, result)
         result.points = result.max_points if result.passed else 0.0
         results.append(result)
+        if result.status is Status.TIMEOUT and not options.graded:
+            # An endless loop would cost every case its full timeout; the learner needs the first one only.
+            # A graded run goes on, for partial credit on the cases that finish.
+            why_not_run = f"not run: case '{case.id}' timed out; fix that first"
+            break
+    outcomes.close()  # ends any child still running
     done = {r.case for r in results}
-    for case in cases:  # a cancelled run: what did not run says so
+    for case in cases:  # a timed-out or cancelled run: what did not run says so
         if case.id not in done:
             results.append(CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.SKIPPED,
                                       max_points=stage.points * case.weight / total_weight, hidden=case.hidden,
-                                      message="not run"))
+                                      message=why_not_run))
     not_run = stage.hidden_count + sum(c.hidden and c not in cases for c in stage.cases)
     out = StageResult(stage=stage.id, title=stage.title, cases=results, max_points=stage.points,
                       hidden_not_run=not_run,

@@ -75,6 +75,14 @@ def render_stage(stage: StageResult, style: Style) -> list[str]:
         lines.append(f"      {fn}() still raises NotImplementedError. Open the stage's file under student/ and "
                      f"read `python -m grader show {stage.stage}`.")
         return lines
+    first = stage.cases[0] if stage.cases else None
+    if first and first.status.category == "error" and all(
+            (c.status, c.message) == (first.status, first.message) or c.status is Status.SKIPPED for c in stage.cases):
+        # One syntax error (or crash, or timeout) is one problem, however many cases it stopped.
+        skipped = sum(c.status is Status.SKIPPED for c in stage.cases)
+        label = f"{first.case} (+{skipped} not run)" if skipped else f"all {len(stage.cases)} cases"
+        lines.extend(render_case(first, style, label=label))
+        return lines
     detailed, hinted = 0, set[str]()
     for case in stage.cases:
         # Full detail for the first two failing cases; after that one line each, so the screen stays readable.
@@ -91,10 +99,11 @@ def render_stage(stage: StageResult, style: Style) -> list[str]:
     return lines
 
 
-def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set[str] | None = None) -> list[str]:
+def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set[str] | None = None,
+                label: str | None = None) -> list[str]:
     """One case: a line, and for a failure the worst element, its input and the known mistake."""
     cat = case.status.category
-    head = style(f"  {MARK[cat]} ", cat) + f"{case.case:<22}"
+    head = style(f"  {MARK[cat]} ", cat) + f"{label or case.case:<22}"
     pad = " " * 7
     if case.status is Status.PASS:
         c = summary_of(case.comparisons)
@@ -110,7 +119,10 @@ def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set
     else:
         label = {Status.TODO: "not started", Status.SKIPPED: "not run"}.get(case.status, case.status.value)
         first, *rest = (case.message or label).splitlines() or [label]
-        out = [head + style(label, cat) + (f": {first}" if first != label else "")]
+        said = first == label or first.startswith(label.split()[0])
+        out = [head + style(label, cat) + ("" if said and first == label else f": {first}")]
+        if said and first != label:
+            out[0] = head + style(first, cat)
         out.extend(pad + line for line in rest)
     if case.diagnosis:
         seen = hinted is not None and case.diagnosis in hinted
