@@ -1,6 +1,9 @@
 """The learner's progress file, .grader/progress.json: which stages pass, and which hints were shown.
 
-Written atomically (temp file, fsync, rename). A damaged file is set aside with a one-line notice, never a crash.
+Written atomically (temp file, fsync, rename, fsync of the folder): a grader killed mid-save leaves the previous
+file whole, and the next run removes the unfinished temp file and says so. A damaged file is set aside (never
+overwritten) with a one-line notice, never a crash. A save that fails (disk full, read-only folder) raises
+ProgressError naming the file and saying the previous progress is unchanged.
 """
 
 from __future__ import annotations
@@ -12,9 +15,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader.errors import GraderError
 from grader.results import StageResult
 
 FILE = Path(".grader") / "progress.json"
+TEMP_PREFIX = ".progress-"
+
+
+class ProgressError(GraderError):
+    """The progress file could not be saved; the previous one is unchanged."""
 
 
 class Progress:
@@ -27,6 +36,15 @@ class Progress:
         self._load()
 
     def _load(self) -> None:
+        leftovers = sorted(self.path.parent.glob(f"{TEMP_PREFIX}*")) if self.path.parent.is_dir() else []
+        for tmp in leftovers:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+        if leftovers:
+            self.notice = (f"note: an earlier save of {self.path} was interrupted; its unfinished copy was removed "
+                           "and the last complete save is kept")
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict) or not isinstance(data.get("stages"), dict):
@@ -34,8 +52,12 @@ class Progress:
             self.stages = {k: v for k, v in data["stages"].items() if isinstance(v, dict)}
         except FileNotFoundError:
             return
-        except (OSError, ValueError, UnicodeDecodeError):
-            aside = self.path.with_name(f"progress.damaged-{int(time.time())}.json")
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            stamp, n = time.strftime("%Y%m%d-%H%M%S"), 0
+            aside = self.path.with_name(f"progress.damaged-{stamp}.json")
+            while aside.exists():  # an earlier damaged copy is never overwritten
+                n += 1
+                aside = self.path.with_name(f"progress.damaged-{stamp}-{n}.json")
             try:
                 os.replace(self.path, aside)
                 self.notice = f"note: {self.path} was damaged; set aside as {aside.name}, starting afresh"
@@ -68,18 +90,39 @@ class Progress:
         return shown
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        ignore = self.path.parent / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("*\n")
+        """Write the whole file atomically; on failure the previous file is unchanged (ProgressError)."""
         data = json.dumps({"version": 1, "stages": self.stages}, indent=1, sort_keys=True) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=".progress-", dir=self.path.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ignore = self.path.parent / ".gitignore"
+            if not ignore.exists():
+                _write_atomic(ignore, "*\n")
+            _write_atomic(self.path, data)
+        except OSError as e:
+            raise ProgressError(f"{self.path}: could not save your progress ({e.strerror or e}); the previous "
+                                "progress file is unchanged. Free some disk space (or make the folder writable) "
+                                "and grade again.") from e
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Temp file in the same folder, fsync, rename over, fsync the folder; the temp file never stays behind."""
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    try:
+        dfd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)

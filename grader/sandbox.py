@@ -49,7 +49,7 @@ import tempfile
 import time
 import traceback
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,7 +110,7 @@ class Outcome:
 def run(root: Path, calls: list[Call], limits: Limits,
         substitutes: dict[str, dict[str, Callable[..., Any]]] | None = None,
         cancel: Callable[[], bool] | None = None, graded: bool = False,
-        hide: Sequence[Path] | None = None) -> Iterator[Outcome]:
+        hide: Sequence[Path] | None = None) -> Generator[Outcome, None, None]:
     """Yield one Outcome per call, in order; a call that kills its child costs only itself.
 
     `graded` selects the setting for untrusted submissions (module docstring, SECURITY.md).
