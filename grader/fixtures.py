@@ -135,8 +135,9 @@ def build(course: Course, stage: Stage) -> Path:
         if stage.artifacts:
             (tmp / "artifacts").mkdir()
             stagecode.function(stage, "build.py", stage.artifacts)(tmp / "artifacts")
-            for p in sorted((tmp / "artifacts").iterdir()):
-                manifest["artifacts"][p.name] = _sha(p.read_bytes())
+            for p in sorted((tmp / "artifacts").rglob("*")):
+                if p.is_file():
+                    manifest["artifacts"][p.relative_to(tmp / "artifacts").as_posix()] = _sha(p.read_bytes())
         for case in stage.cases:
             manifest["cases"][case.id] = _build_case(stage, case, tmp)
         _write(tmp / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())

@@ -116,7 +116,8 @@ def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np
             result.notes.append(f"returned {array.dtype}{where} where the inputs are {want}; "
                                 f"GPT-2 computes in {want} (not failed, only noted)")
     if result.status is Status.FAIL and not any(c.problem and "key" in c.problem for c in result.comparisons):
-        decoys = [(d, _decoy_output(stage, case, d.function, inputs)) for d in stage.decoys
+        upcast = {k: fixtures.upcast(v) for k, v in inputs.items()}  # once per case, shared by every decoy
+        decoys = [(d, _decoy_output(stage, case, d.function, upcast)) for d in stage.decoys
                   if d.target == case.function]
         found = compare.fingerprint(value, decoys, case.tolerance)
         if found is not None:
@@ -127,7 +128,7 @@ def _decoy_output(stage: Stage, case: Case, name: str, inputs: dict[str, Any]) -
     def produce() -> dict[str, Any]:
         fn = stagecode.function(stage, "decoys.py", name)
         with np.errstate(all="ignore"):  # decoys overflow where the real thing does not; that is their job
-            raw = fn(**{k: fixtures.upcast(v) for k, v in inputs.items()})
+            raw = fn(**{k: v.copy() if isinstance(v, np.ndarray) else v for k, v in inputs.items()})
         return fixtures.outputs_of(stage, case, raw)
     return produce
 
@@ -142,8 +143,9 @@ def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: St
         upstream = course.stage_of_module(module)
         if upstream is None or upstream.id == stage.id or options.passed.get(upstream.id, False):
             continue
-        notes.append(f"Your code uses {upstream.student_file} (stage '{upstream.id}'), which does not pass yet: "
-                     f"fix it first with `python -m grader --stage {upstream.id}`, or grade this stage with "
+        state = "does not pass yet" if upstream.id in options.passed else "has not been graded yet"
+        notes.append(f"Your code uses {upstream.student_file} (stage '{upstream.id}'), which {state}: "
+                     f"check it first with `python -m grader --stage {upstream.id}`, or grade this stage with "
                      f"`--isolate` to put the reference {upstream.id} in its place.")
     return notes
 

@@ -112,7 +112,7 @@ def test_unknown_stage_is_a_usage_error(mini):
 
 
 def test_corrupt_progress_file_is_set_aside(mini):
-    (mini.root / ".grader").mkdir()
+    (mini.root / ".grader").mkdir(exist_ok=True)
     (mini.root / ".grader/progress.json").write_text("{half a fi")
     write_student(mini, "double", CORRECT)
     proc = run_cli("--stage", "double", cwd=mini.root)
@@ -145,6 +145,9 @@ def test_isolate_and_upstream_note(mini):
                                    "    return run_double(x) + y\n")
     proc = run_cli("--stage", "combine", cwd=mini.root)
     assert proc.returncode == 1
+    assert "Your code uses student/double.py (stage 'double'), which has not been graded yet" in proc.stdout
+    run_cli("--stage", "double", cwd=mini.root)
+    proc = run_cli("--stage", "combine", cwd=mini.root)
     assert "Your code uses student/double.py (stage 'double'), which does not pass yet" in proc.stdout
     isolated = run_cli("--stage", "combine", "--isolate", cwd=mini.root)
     assert isolated.returncode == 0, isolated.stdout

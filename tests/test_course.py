@@ -141,3 +141,20 @@ def test_adding_a_stage_needs_no_grader_change(course_dir):
     proc = run_cli("--stage", "negate", cwd=course_dir)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "negate: all 1 cases pass" in proc.stdout
+
+
+def test_the_validated_course_is_cached_and_a_same_size_edit_invalidates_it(course_dir):
+    first = load_course(course_dir)
+    assert (course_dir / ".grader/cache/course.json").exists()
+    assert load_course(course_dir) == first
+    edit(course_dir / STAGE, "atol: 1.0e-6", "atol: 2.0e-6")  # same size, likely the same mtime tick
+    assert load_course(course_dir).stage("double").tolerance.atol == 2e-6
+    edit(course_dir / STAGE, "atol: 2.0e-6", "atoll: 2.0e-6")
+    refused(course_dir, "unknown key 'atoll'")
+
+
+def test_a_damaged_cache_is_rebuilt(course_dir):
+    first = load_course(course_dir)
+    (course_dir / ".grader/cache/course.json").write_text("{garbage")
+    assert load_course(course_dir) == first
+    assert load_course(course_dir, cache=False) == first

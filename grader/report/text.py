@@ -103,7 +103,7 @@ def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set
                 label: str | None = None) -> list[str]:
     """One case: a line, and for a failure the worst element, its input and the known mistake."""
     cat = case.status.category
-    head = style(f"  {MARK[cat]} ", cat) + f"{label or case.case:<22}"
+    head = style(f"  {MARK[cat]} ", cat) + f"{label or case.case:<22} "
     pad = " " * 7
     if case.status is Status.PASS:
         c = summary_of(case.comparisons)
