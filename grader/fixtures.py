@@ -119,17 +119,39 @@ def outputs_of(stage: Stage, case: Case, result: Any) -> dict[str, np.ndarray]:
 # --- building ------------------------------------------------------------------------------------------------
 
 
-def build(course: Course, stage: Stage) -> Path:
-    """Run the reference on every case and write inputs, expected outputs and the manifest."""
+def recover(course: Course, stage: Stage) -> str | None:
+    """Undo what a build killed between its two renames left: fixtures/.<id>.old without fixtures/<id>."""
+    final = stage_dir(course, stage)
+    old = final.with_name(f".{stage.id}.old")
+    if final.exists() or not old.is_dir():
+        return None
+    os.replace(old, final)
+    return f"fixtures/{stage.id} was restored from the previous fixtures: a build was interrupted"
+
+
+def build(course: Course, stage: Stage, notes: list[str] | None = None) -> Path:
+    """Run the reference on every case and write inputs, expected outputs and the manifest.
+
+    Everything is written into a temporary folder that replaces fixtures/<id> only once complete, so a build
+    killed or out of space leaves the previous fixtures as they were; the next build says what it cleaned up.
+    """
     import shutil
     import tempfile
 
+    notes = notes if notes is not None else []
     final = stage_dir(course, stage)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{stage.id}.building-", dir=final.parent))
-    tmp.chmod(0o755)  # mkdtemp makes it private; fixtures are meant to be read
-    _written.clear()
+    old = final.with_name(f".{stage.id}.old")
+    tmp: Path | None = None
     try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        restored = recover(course, stage)
+        notes.extend([restored] if restored else [])
+        for litter in final.parent.glob(f".{stage.id}.building-*"):
+            shutil.rmtree(litter, ignore_errors=True)
+            notes.append(f"removed {litter.name}, left by an interrupted build")
+        tmp = Path(tempfile.mkdtemp(prefix=f".{stage.id}.building-", dir=final.parent))
+        tmp.chmod(0o755)  # mkdtemp makes it private; fixtures are meant to be read
+        _written.clear()
         manifest: dict[str, Any] = {"format": FORMAT, "stage": stage.id, "code": _code_digest(stage),
                                     "artifacts": {}, "cases": {}}
         if stage.artifacts:
@@ -142,16 +164,21 @@ def build(course: Course, stage: Stage) -> Path:
             manifest["cases"][case.id] = _build_case(stage, case, tmp)
         _write(tmp / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
         _fsync_dir(tmp)
-        old = final.with_name(f".{stage.id}.old")
         if old.exists():
             shutil.rmtree(old)
         if final.exists():
-            os.replace(final, old)
+            os.replace(final, old)  # a kill between these two renames is undone by recover()
         os.replace(tmp, final)
         _fsync_dir(final.parent)
         shutil.rmtree(old, ignore_errors=True)
+    except OSError as e:
+        where = e.filename or final
+        raise FixtureError(f"{where}: cannot write fixtures ({e.strerror or e}); the previous fixtures of "
+                           f"'{stage.id}' are unchanged. Free some space or fix the permissions, then "
+                           f"`python -m grader fixtures build --stage {stage.id}` again") from e
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
     return final
 
 
@@ -224,6 +251,8 @@ class StageFixtures:
 
     def __init__(self, course: Course, stage: Stage, cases: tuple[Case, ...] | None = None) -> None:
         self.stage, self.dir = stage, stage_dir(course, stage)
+        restored = recover(course, stage)
+        self.notices = [restored] if restored else []
         self.manifest = self._manifest()
         self._arrays: dict[str, np.ndarray] = {}
         for case in cases if cases is not None else stage.cases:

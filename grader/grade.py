@@ -95,6 +95,7 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     out = StageResult(stage=stage.id, title=stage.title, cases=results, max_points=stage.points,
                       hidden_not_run=not_run,
                       against=getattr(source, "against", None))
+    out.notes.extend(getattr(source, "notices", []))
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
     out.notes.extend([sandbox.isolation()] if options.graded else [])  # which isolation held (SECURITY.md)
     return out

@@ -7,6 +7,7 @@ Colour only on a terminal, and never with NO_COLOR set. Hidden cases show pass/f
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 
 from grader.grade import summary_of
@@ -32,6 +33,14 @@ def wants_colour(stream: object) -> bool:
     """Colour only on a terminal, never with NO_COLOR set or TERM=dumb."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty()) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _safe(text: str) -> str:
+    """The learner's text with terminal controls shown, not obeyed: an escape code cannot redraw the verdict."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _num(x: float | None) -> str:
@@ -118,7 +127,7 @@ def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set
                     out.extend(pad + line for line in _comparison_detail(comp, case))
     else:
         label = {Status.TODO: "not started", Status.SKIPPED: "not run"}.get(case.status, case.status.value)
-        first, *rest = (case.message or label).splitlines() or [label]
+        first, *rest = _safe(case.message or label).splitlines() or [label]
         said = first == label or first.startswith(label.split()[0])
         out = [head + style(label, cat) + ("" if said and first == label else f": {first}")]
         if said and first != label:
@@ -134,7 +143,7 @@ def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set
     for name, text in (("stdout", case.stdout), ("stderr", case.stderr)):
         if text.strip() and not case.passed:
             out.append(pad + style(f"your code printed ({name}):", "dim"))
-            out.extend(pad + "  | " + line for line in text.rstrip().splitlines()[:40])
+            out.extend(pad + "  | " + _safe(line) for line in text.rstrip().splitlines()[:40])
     return out
 
 
