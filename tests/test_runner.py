@@ -165,7 +165,13 @@ def test_inputs_are_copies_each_call_gets_its_own(mini):
 def test_a_graded_run_goes_on_after_a_timeout_for_partial_credit(mini):
     from grader import grade
 
-    mini = _short_timeout(mini)
+    from dataclasses import replace
+
+    from grader.course import Course
+
+    stage = replace(mini.stage("double"), timeout=2.0)  # roomy: graded setup counts, and CI machines are busy
+    mini = Course(root=mini.root, title=mini.title, stages=(stage, *mini.stages[1:]), timeout=mini.timeout,
+                  memory_mb=mini.memory_mb)
     write = "def run_double(x):\n    while x.size == 6:\n        pass\n    return 2 * x\n"
     result = grade_source(mini, "double", write, graded=True)
     assert [c.status for c in result.cases] == [Status.TIMEOUT, Status.PASS, Status.PASS]
