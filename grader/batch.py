@@ -19,8 +19,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from grader import grade, submissions
+from grader import fixtures, grade, submissions
 from grader.course import Course
 from grader.errors import FixtureError, GraderError
 from grader.gradebook import Entry, Gradebook
@@ -59,10 +60,11 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
             return Entry(sub.id, digest, "rejected", message=str(e), seconds=time.monotonic() - started)
         deadline = started + options.budget
         stages = [course.stage(s) for s in options.stages] if options.stages else list(course.stages)
-        results, passed = [], {}
+        results = []
+        passed: dict[str, bool] = {}
         for stage in stages:
             opts = grade.Options(root=scratch, hidden=True, passed=dict(passed), graded=True,
-                                 cancel=lambda: time.monotonic() > deadline)
+                                 cancel=lambda: time.monotonic() > deadline, source=_source(course, stage))
             result = grade.grade_stage(course, stage, opts)
             for case in result.cases:
                 if case.status is Status.SKIPPED:
@@ -81,6 +83,39 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
                      f"{type(e).__name__}: {e}", seconds=time.monotonic() - started)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+class _VerifiedInputs:
+    """A stage's fixtures for a whole batch: each case's inputs read and verified once per process.
+
+    Expected outputs are still read from disk per grade, after the learner's child is forked, so no expected
+    value is ever in a child's memory.
+    """
+
+    def __init__(self, course: Course, stage: Any) -> None:
+        self.fixtures = fixtures.StageFixtures(course, stage)
+        self.cached: dict[str, dict[str, Any]] = {}
+
+    def inputs(self, case: Any) -> dict[str, Any]:
+        if case.id not in self.cached:
+            self.cached[case.id] = self.fixtures.inputs(case)
+        return dict(self.cached[case.id])
+
+    def expected(self, case: Any) -> Any:
+        return self.fixtures.expected(case)
+
+    def dtype(self, case: Any) -> str | None:
+        return self.fixtures.dtype(case)
+
+
+_SOURCES: dict[str, _VerifiedInputs] = {}
+
+
+def _source(course: Course, stage: Any) -> _VerifiedInputs:
+    key = f"{course.root}:{stage.id}"
+    if key not in _SOURCES:
+        _SOURCES[key] = _VerifiedInputs(course, stage)
+    return _SOURCES[key]
 
 
 _WORKER: dict[str, object] = {}  # the course and options, inherited by forked workers

@@ -79,6 +79,7 @@ def _instructor_commands(sub: Any) -> None:
 
 
 def find_root(start: Path) -> Path:
+    """The nearest folder at or above start that holds course.yaml."""
     for folder in [start, *start.parents]:
         if (folder / "course.yaml").exists():
             return folder
@@ -87,6 +88,7 @@ def find_root(start: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; return its exit code."""
     args = _parser().parse_args(argv)
     try:
         return _dispatch(args)
@@ -159,6 +161,7 @@ def _grade(course: Any, stages: list[Any], args: argparse.Namespace) -> int:
 
 
 def render(report: Any, fmt: str, colour: bool = False, footer: list[str] | None = None) -> str:
+    """The report in one format, by that format's renderer under grader/report/."""
     if fmt in RENDERERS:
         import importlib
 
@@ -184,6 +187,7 @@ def emit(report: Any, fmt: str, outputs: list[str], footer: list[str] | None = N
 
 
 def write_atomic(path: Path, data: str) -> None:
+    """Write a file whole or not at all."""
     path = path.resolve()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -307,6 +311,9 @@ def _instructor(course: Any, args: argparse.Namespace) -> int:
 
 
 def _batch(course: Any, book: Any, args: argparse.Namespace) -> None:
+    if args.jobs > 1 and "numpy" not in sys.modules:  # one BLAS thread per worker: the workers share the cores
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(name, "1")
     from grader import batch
 
     options = batch.BatchOptions(jobs=args.jobs, budget=args.budget, stages=tuple(args.batch_stages))

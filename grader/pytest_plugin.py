@@ -15,6 +15,7 @@ import pytest
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """--stage, --course-root, --public-only."""
     group = parser.getgroup("gpt2_course", "GPT-2 course grader")
     group.addoption("--stage", action="append", default=[], metavar="ID",
                     help="collect each case of this course stage as a test (repeatable; 'all' for every stage)")
@@ -78,6 +79,7 @@ class CaseItem(pytest.Item):
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With --stage: add an item per case of each stage asked for."""
     wanted = config.getoption("--stage")
     if not wanted:
         return

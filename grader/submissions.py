@@ -50,7 +50,8 @@ def discover(folder: Path) -> list[Submission]:
     if not folder.is_dir():
         raise SubmissionError(f"{folder}: not a folder of submissions; pass a folder holding one sub-folder or "
                               ".zip per learner")
-    out, seen = [], {}
+    out: list[Submission] = []
+    seen: dict[str, Path] = {}
     for path in sorted(folder.iterdir()):
         if path.name.startswith("."):
             continue

@@ -25,6 +25,7 @@ def _cell(value: object) -> str:
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """Rows as CSV text, every cell guarded against formulas."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow([_cell(h) for h in header])

@@ -39,6 +39,7 @@ def case_feedback(case: CaseResult) -> str:
 
 
 def summary_line(report: Report) -> str:
+    """The run's total in one line."""
     passed = sum(s.passed for s in report.stages)
     return (f"{report.course}: {report.points:.4g}/{report.max_points:.4g} points; "
             f"{passed} of {len(report.stages)} stages pass.")
@@ -86,4 +87,5 @@ def failure(message: str) -> dict[str, Any]:
 
 
 def render(report: Report) -> str:
+    """results.json as text."""
     return json.dumps(results(report), indent=1, ensure_ascii=False) + "\n"

@@ -14,7 +14,7 @@ from grader.cohort import BINS, CohortReport
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
-def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dict[str, float | str]]:
+def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dict[str, object]]:
     """The score histogram's bars, in SVG coordinates."""
     peak = max(report.histogram, default=0) or 1
     step = width / BINS
@@ -27,6 +27,7 @@ def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dic
 
 
 def render(report: CohortReport) -> str:
+    """The cohort report as one HTML page."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              autoescape=True, keep_trailing_newline=True)
     return env.get_template("cohort.html.j2").render(r=report, bars=_bars(report), width=560, height=180)

@@ -63,8 +63,8 @@ def render(report: Report) -> str:
                   "errors": sum(c.status.category == "error" and c.status is not Status.SKIPPED for c in stage.cases),
                   "skipped": sum(c.status is Status.SKIPPED for c in stage.cases)}
         seconds = sum(c.seconds for c in stage.cases)
-        suite = ET.SubElement(root, "testsuite", name=clean(stage.stage), time=_seconds(seconds),
-                              **{k: str(v) for k, v in counts.items()})
+        suite = ET.SubElement(root, "testsuite", {"name": clean(stage.stage), "time": _seconds(seconds),
+                                                  **{k: str(v) for k, v in counts.items()}})
         props = ET.SubElement(suite, "properties")
         for name, value in (("title", stage.title), ("status", stage.status.value),
                             ("points", f"{stage.points:g}"), ("max_points", f"{stage.max_points:g}"),

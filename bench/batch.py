@@ -1,0 +1,120 @@
+"""Batch grading speed: 100 generated submissions of the course's stages, graded with --jobs 1 and --jobs 2.
+
+Usage: python bench/batch.py [--n 100] [--root .]
+
+Submissions are generated from the course's own reference and decoy code (so they need no hand-written
+solutions): about 60% correct, 25% with a known mistake in one stage, 15% broken (a syntax error, an exception, a
+missing file). Both runs grade the same submissions into fresh gradebooks. The grader's own cost per submission
+is the wall time of the --jobs 1 run, less the time spent inside learners' functions, divided by the count.
+Both runs use one BLAS thread per process (what `batch --jobs N` sets for N > 1), so the ratio measures the
+batch's own parallelism. Prints both runs side by side and writes bench/results/batch.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # as `batch --jobs N` sets them,
+    os.environ.setdefault(_name, "1")  # for both runs: the comparison is of the batch's own parallelism
+
+from grader import batch  # noqa: E402
+from grader.course import Course, Stage, load_course  # noqa: E402
+from grader.gradebook import Gradebook  # noqa: E402
+
+
+def stage_source(stage: Stage, decoy: str | None = None) -> str:
+    """A learner file: the reference's code, wrappers with the stub's names, and optionally one decoy."""
+    parts = [(stage.dir / "reference.py").read_text()]
+    if decoy is not None:
+        parts.append((stage.dir / "decoys.py").read_text())
+    wrong = next((d for d in stage.decoys if d.id == decoy), None)
+    for f in stage.functions:
+        args = ", ".join(f.params)
+        target = wrong.function if wrong is not None and wrong.target == f.name else f.reference
+        parts.append(f"\n\ndef {f.name}({args}):\n    return {target}({args})\n")
+    return "\n".join(parts)
+
+
+def generate(course: Course, dest: Path, n: int, seed: int = 0) -> dict[str, int]:
+    rng = random.Random(seed)
+    kinds = {"correct": 0, "wrong": 0, "broken": 0}
+    for i in range(n):
+        r = rng.random()
+        kind = "correct" if r < 0.60 else "wrong" if r < 0.85 else "broken"
+        kinds[kind] += 1
+        files = {s.student_file: stage_source(s) for s in course.stages}
+        candidates = [s for s in course.stages if s.decoys]
+        if kind == "wrong" and candidates:
+            stage = rng.choice(candidates)
+            files[stage.student_file] = stage_source(stage, rng.choice(stage.decoys).id)
+        elif kind == "broken":
+            stage = rng.choice(course.stages)
+            how = rng.choice(("syntax", "exception", "missing"))
+            if how == "syntax":
+                files[stage.student_file] = files[stage.student_file] + "\ndef oops(:\n"
+            elif how == "exception":
+                f = stage.functions[0]
+                files[stage.student_file] += f"\n\ndef {f.name}({', '.join(f.params)}):\n    raise ValueError('no')\n"
+            else:
+                del files[stage.student_file]
+        for rel, text in files.items():
+            path = dest / f"sub{i:03d}" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        (dest / f"sub{i:03d}" / "student" / "__init__.py").write_text("")
+    return kinds
+
+
+def run(course: Course, subs: Path, jobs: int, db: Path) -> dict[str, float]:
+    book = Gradebook(db, course.title)
+    t0 = time.perf_counter()
+    summary = batch.run(course, subs, book, batch.BatchOptions(jobs=jobs))
+    wall = time.perf_counter() - t0
+    rows = book.rows()
+    compute = sum(r.compute_seconds for r in rows)
+    book.close()
+    n = summary.graded + summary.rejected + summary.errors
+    return {"jobs": jobs, "submissions": n, "graded": summary.graded, "errors": summary.errors, "wall_s": wall,
+            "per_minute": 60 * n / wall, "learner_compute_s": compute,
+            "grader_overhead_s_per_submission": (wall - compute) / n if jobs == 1 else float("nan")}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=100)
+    p.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
+    args = p.parse_args()
+    course = load_course(args.root)
+    with tempfile.TemporaryDirectory(prefix="bench-batch-") as tmp:
+        subs = Path(tmp) / "subs"
+        kinds = generate(course, subs, args.n)
+        one = run(course, subs, 1, Path(tmp) / "j1.sqlite")
+        two = run(course, subs, 2, Path(tmp) / "j2.sqlite")
+    speedup = two["per_minute"] / one["per_minute"]
+    print(f"{args.n} submissions of {len(course.stages)} stages ({', '.join(s.id for s in course.stages)}): "
+          f"{kinds['correct']} correct, {kinds['wrong']} wrong, {kinds['broken']} broken; {os.cpu_count()} cores")
+    print(f"{'':<34}{'--jobs 1':>12}{'--jobs 2':>12}")
+    print(f"{'submissions per minute':<34}{one['per_minute']:>12.1f}{two['per_minute']:>12.1f}")
+    print(f"{'wall time (s)':<34}{one['wall_s']:>12.2f}{two['wall_s']:>12.2f}")
+    print(f"{'learner compute (s, all subs)':<34}{one['learner_compute_s']:>12.2f}{two['learner_compute_s']:>12.2f}")
+    print(f"speedup --jobs 2 / --jobs 1: {speedup:.2f}x (target >= 1.7x)")
+    print(f"grader's own cost per submission (--jobs 1, wall less learner compute): "
+          f"{one['grader_overhead_s_per_submission']:.3f} s (target <= 0.3 s)")
+    out = Path(__file__).resolve().parent / "results" / "batch.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"n": args.n, "kinds": kinds, "cores": os.cpu_count(), "jobs1": one, "jobs2": two,
+                               "speedup": speedup}, indent=1, default=str) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
