@@ -264,9 +264,11 @@ def _check(course: Any, stage_id: str | None) -> int:
     stages = [course.stage(stage_id)] if stage_id else list(course.stages)
     report = authoring.check(course, stages)
     for line in report.lines:
-        mark = "ok  " if line.ok else "FAIL"
+        mark = "skip" if line.skipped else "ok  " if line.ok else "FAIL"
         print(f"{mark} {line.stage}: {line.what}" + (f" ({line.detail})" if line.detail else ""))
-    print("check passed" if report.ok else "check FAILED")
+    skipped = sum(line.skipped for line in report.lines)
+    tail = f"; {skipped} need the instructor's copy and were skipped" if skipped else ""
+    print(("check passed" if report.ok else "check FAILED") + tail)
     return 0 if report.ok else 1
 
 

@@ -327,6 +327,11 @@ class StageFixtures:
         metas = self.manifest["cases"][case.id]["expected"]
         return {k: self._array(m, f"expected output of case '{case.id}'") for k, m in metas.items()}
 
+    def input_digest(self, case: Case) -> str:
+        """One digest for all of a case's inputs, from the manifest (what decoy outputs can be cached under)."""
+        entry = self.manifest["cases"][case.id]
+        return _sha(json.dumps([self.manifest.get("code"), entry["inputs"]], sort_keys=True).encode())
+
     def dtype(self, case: Case) -> str | None:
         return self.manifest["cases"][case.id].get("dtype")
 

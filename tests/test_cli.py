@@ -151,3 +151,15 @@ def test_isolate_and_upstream_note(mini):
     assert "Your code uses student/double.py (stage 'double'), which does not pass yet" in proc.stdout
     isolated = run_cli("--stage", "combine", "--isolate", cwd=mini.root)
     assert isolated.returncode == 0, isolated.stdout
+
+
+def test_hidden_case_leaks_nothing_through_messages_or_prints(mini):
+    leak = "def run_double(x):\n    print('LEAK', x.tolist())\n    raise ValueError(f'LEAK {x.tolist()}')\n"
+    write_student(mini, "double", leak)
+    text = run_cli("--stage", "double", cwd=mini.root).stdout
+    secret = [line for line in text.splitlines() if "secret" in line]
+    assert secret and "LEAK" not in "".join(secret) and "hidden case" in secret[0]
+    assert "LEAK [[1.0, -2.0" in text  # the public cases still show everything
+    data = json.loads(run_cli("--stage", "double", "--format", "json", cwd=mini.root).stdout)
+    hidden = next(c for c in data["stages"][0]["cases"] if c["id"] == "secret")
+    assert "LEAK" not in json.dumps(hidden) and hidden["message"] == "exception (hidden case)"

@@ -33,6 +33,9 @@ def case_dict(case: CaseResult) -> dict[str, Any]:
     if not case.hidden:
         out["comparisons"] = to_dict(case.comparisons)
         out["stdout"], out["stderr"] = case.stdout, case.stderr
+    else:  # nothing derived from the hidden inputs: no errors, counts, messages or output
+        out.update(max_abs_error=None, max_rel_error=None, mismatched=None, tolerance_used=None, notes=[],
+                   message="" if case.passed else f"{case.status.value} (hidden case)")
     return out
 
 

@@ -40,7 +40,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def _safe(text: str) -> str:
     """The learner's text with terminal controls shown, not obeyed: an escape code cannot redraw the verdict."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return "\n".join(line if len(line) <= 400 else line[:400] + f" [... {len(line) - 400} more characters]"
+                     for line in text.split("\n"))
 
 
 def _num(x: float | None) -> str:
@@ -114,6 +116,14 @@ def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set
     cat = case.status.category
     head = style(f"  {MARK[cat]} ", cat) + f"{label or case.case:<22} "
     pad = " " * 7
+    if case.hidden and not case.passed:
+        # Hidden inputs must not leak: not through values, shapes, messages or what the learner's code printed.
+        what = "does not match" if case.status is Status.FAIL else case.status.value.replace("_", " ")
+        out = [head + style(what, cat) + style(" (hidden case: only the verdict and a known mistake are shown)",
+                                                "dim")]
+        if case.diagnosis:
+            out.append(pad + style(f"Known mistake: {case.diagnosis}.", "bold") + f" {case.diagnosis_hint or ''}")
+        return out
     if case.status is Status.PASS:
         c = summary_of(case.comparisons)
         used = f"uses {100 * (c.headroom or 0):.2g}% of the tolerance" if c and c.headroom is not None else ""
