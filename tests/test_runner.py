@@ -163,10 +163,9 @@ def test_inputs_are_copies_each_call_gets_its_own(mini):
 
 
 def test_a_graded_run_goes_on_after_a_timeout_for_partial_credit(mini):
-    from grader import grade
-
     from dataclasses import replace
 
+    from grader import grade
     from grader.course import Course
 
     stage = replace(mini.stage("double"), timeout=2.0)  # roomy: graded setup counts, and CI machines are busy
