@@ -235,8 +235,6 @@ def test_imitated_pass_lines_do_not_change_the_exit_code_or_json(mini, arena):
     assert stage["status"] == "fail" and not stage["passed"]
 
 
-@pytest.mark.xfail(strict=True, reason="grader/report/text.py:119-121 prints the learner's stdout with its "
-                   "terminal escapes: ESC[1A ESC[2K can erase the grader's own FAIL line on a terminal")
 def test_learner_output_cannot_carry_terminal_escapes_into_the_report(mini, arena):
     from grader.report import text
     from grader.results import Report
