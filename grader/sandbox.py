@@ -474,7 +474,7 @@ def _child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str,
         out_w, err_w = res_w + 1, res_w + 2
         if plan is not None:
             try:
-                root, got = _isolate(plan, root, scratch)
+                root, got = _isolate(plan, root, scratch, calls)
             except Exception as e:  # noqa: BLE001 - never run untrusted code with less isolation than promised
                 _send(res_w, {"fatal": f"{type(e).__name__}: {e}"})
                 os._exit(_SETUP_FAILED)
@@ -533,6 +533,7 @@ def _keep_fds(res_w: int, out_w: int, err_w: int) -> int:
 
 _CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWNET = 0x00020000, 0x10000000, 0x40000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 0x2, 0x4, 0x8, 0x4000, 1 << 18
+_MS_RDONLY, _MS_REMOUNT, _MS_BIND = 0x1, 0x20, 0x1000
 _PR_SET_NO_NEW_PRIVS = 38
 
 
@@ -621,11 +622,15 @@ def _mount(source: str, target: str, fstype: str | None, flags: int, data: str |
         raise OSError(e, f"mount {target}: {os.strerror(e)}")
 
 
-def _isolate(plan: _Plan, root: Path, scratch: Path | None) -> tuple[Path, list[str]]:
+def _isolate(plan: _Plan, root: Path, scratch: Path | None, calls: list[Call]) -> tuple[Path, list[str]]:
     """In the graded child, before any learner code: namespaces, scratch folder, environment, user."""
     assert scratch is not None
     got: list[str] = []
     files = _read_tree(root / "student")
+    # Input files (a stage's artifacts, such as a checkpoint) live in the fixtures folder about to be hidden:
+    # opened inside the new mount namespace before hiding, then bound read-only into the scratch folder.
+    inputs = sorted({p for c in calls for p in c.inputs.values() if isinstance(p, str) and os.path.isfile(p)})
+    shared: dict[str, int] = {}
     privileged = os.geteuid() == 0
     if not privileged:  # an unprivileged grader may still own a user namespace, and in it net and mount ones
         uid, gid = os.getuid(), os.getgid()
@@ -640,6 +645,7 @@ def _isolate(plan: _Plan, root: Path, scratch: Path | None) -> tuple[Path, list[
     mounted = False
     if privileged and _unshare(_CLONE_NEWNS):
         _mount("none", "/", None, _MS_REC | _MS_PRIVATE, None)
+        shared = {p: os.open(p, os.O_RDONLY) for p in inputs}
         _reopen(plan.unblock)
         owner = f",uid={plan.uid},gid={plan.gid}" if plan.uid is not None else ""
         _mount("tmpfs", str(scratch), "tmpfs", _MS_NOSUID | _MS_NODEV,
@@ -655,6 +661,11 @@ def _isolate(plan: _Plan, root: Path, scratch: Path | None) -> tuple[Path, list[
     elif plan.unblock:
         plan.uid = None  # the sandbox user could not even import Python's standard library
         got.append(f"not {SANDBOX_USER}: Python lives below {', '.join(plan.unblock)}, which it cannot enter")
+    moved = _share_inputs(shared, scratch / "inputs", bind=mounted)
+    for call in calls:
+        call.inputs = {k: moved.get(v, v) if isinstance(v, str) else v for k, v in call.inputs.items()}
+    if moved:
+        got.append(f"{len(moved)} input file(s) read-only in the scratch folder")
     for rel, data in files.items():
         target = scratch / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -681,7 +692,28 @@ def _isolate(plan: _Plan, root: Path, scratch: Path | None) -> tuple[Path, list[
     elif os.geteuid() != 0 or not mounted:
         got.append(f"own user (uid {os.getuid()}): files it can read, the submission can read")
     _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    if os.geteuid() == 0 and "user namespace" not in got:  # last line of defence: never run a submission as root
+        raise OSError(errno.EPERM, "refusing to run a submission as root: no sandbox user could be used "
+                      "(run the grader as an ordinary user, or see SECURITY.md)")
     return scratch, got
+
+
+def _share_inputs(shared: dict[str, int], folder: Path, bind: bool) -> dict[str, str]:
+    """Each input file at a path inside the scratch folder: bound read-only, or left where it is if not hidden."""
+    if not bind:
+        for fd in shared.values():
+            os.close(fd)
+        return {}
+    moved: dict[str, str] = {}
+    folder.mkdir(mode=0o755, exist_ok=True)
+    for i, (path, fd) in enumerate(sorted(shared.items())):
+        target = folder / f"{i}-{os.path.basename(path)}"
+        target.touch(mode=0o444)
+        _mount(f"/proc/self/fd/{fd}", str(target), None, _MS_BIND, None)
+        _mount("none", str(target), None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY, None)
+        os.close(fd)
+        moved[path] = str(target)
+    return moved
 
 
 def _reopen(unblock: dict[str, list[str]]) -> None:
@@ -691,7 +723,7 @@ def _reopen(unblock: dict[str, list[str]]) -> None:
         _mount("tmpfs", closed, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=64k,mode=0755")
         for fd, k in fds:
             os.makedirs(k, mode=0o755, exist_ok=True)
-            _mount(f"/proc/self/fd/{fd}", k, None, 0x1000 | _MS_REC, None)  # MS_BIND
+            _mount(f"/proc/self/fd/{fd}", k, None, _MS_BIND | _MS_REC, None)
             os.close(fd)
 
 
