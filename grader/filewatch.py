@@ -21,7 +21,8 @@ from pathlib import Path
 
 POLL_INTERVAL = 0.05  # seconds between polls when polling
 WATCHDOG_INTERVAL = 1.0  # seconds between checks that events still arrive
-EVENT_STEP_MS = 5  # watchfiles batches a burst's events until this long passes without a new one
+EVENT_STEP_MS = 3  # watchfiles batches a burst's events until this long passes without a new one
+ARM_TIMEOUT = 2.0  # seconds to wait at start for the event watcher to be in place
 EVENT_DEBOUNCE_MS = 400  # ... or until this long after its first event (well within WATCHDOG_INTERVAL)
 
 # File systems where inotify does not see changes made by another machine or the host.
@@ -149,6 +150,20 @@ def no_events_reason(path: Path, mounts: str | None = None) -> str | None:
     return f"{best} is {kind} ({fstype}), where file events may not arrive" if kind else None
 
 
+class _Armed:
+    """The stop event handed to watchfiles, which asks it every step: the first question means it is armed."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop, self.ready = stop, threading.Event()
+
+    def is_set(self) -> bool:
+        self.ready.set()
+        return self.stop.is_set()
+
+    def wait(self, timeout: float) -> None:
+        self.ready.wait(timeout)
+
+
 class FileSource:
     """Calls on_change(paths) from a background thread whenever relevant files change.
 
@@ -165,11 +180,14 @@ class FileSource:
         self.event_seen = threading.Event()  # set by every event batch; the watchdog reads and clears it
         self._threads: list[threading.Thread] = []
         self._reset = threading.Event()  # the targets changed: take a new baseline
+        self._armed = _Armed(self.stop_event)
+        self._baseline = snapshot(targets)  # taken before the first grade reads the files
         reason = "--poll was given" if poll else no_events_reason(targets.root)
         if reason:
             self._fall_back(reason, announce=not poll)
         else:
             self._start(self._events)
+            self._armed.wait(ARM_TIMEOUT)  # a save right after the first verdict must not go unseen
         self._start(self._poll)
 
     def _start(self, target: Callable[[], None]) -> None:
@@ -198,17 +216,19 @@ class FileSource:
             for changes in watchfiles.watch(*self.targets.watched, step=EVENT_STEP_MS,
                                             debounce=EVENT_DEBOUNCE_MS,
                                             watch_filter=lambda _change, path: self.targets.relevant(path),
-                                            stop_event=self.stop_event, raise_interrupt=False,
+                                            stop_event=self._armed, raise_interrupt=False,
                                             ignore_permission_denied=True):
                 self.event_seen.set()
                 self.on_change({p for _, p in changes})
         except Exception as e:  # an exhausted inotify limit, a folder that vanished: poll instead
             if not self.stop_event.is_set():
                 self._fall_back(f"file events stopped ({type(e).__name__}: {e})")
+        finally:
+            self._armed.ready.set()  # whatever happened, nobody waits for it any longer
 
     def _poll(self) -> None:
         """Polls fast when polling, else once a second as a watchdog that events still arrive."""
-        before = snapshot(self.targets)
+        before = self._baseline
         suspect: set[str] = set()  # changes the last check saw that no event had reported yet
         while not self.stop_event.wait(POLL_INTERVAL if self.polling else WATCHDOG_INTERVAL):
             if self._reset.is_set():

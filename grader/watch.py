@@ -8,7 +8,7 @@ the result is dropped, since the queued event grades again (the newest files) or
 ends on one verdict for the last content, and a save graded half-written is superseded by the whole file.
 
 Fixtures are verified once per stage and again whenever a fixture file's stat changes; inputs are kept,
-expected outputs are read after each fork (the child never has them).
+expected outputs are read after each fork (the child never has them); grade.py keeps decoy outputs.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from grader.results import Report, StageResult
 
 KEYS = {"r": "re-run", "h": "hint", "n": "next stage", "q": "quit"}
 INTERRUPTING = {"r", "n", "q"}  # keys that end a running grade
-DECOY_CACHE_BYTES = 32 << 20
 CLEAR = "\033[H\033[2J\033[3J"
+IDLE = 0.3  # seconds without events before the progress file is written (it syncs to disk: not between saves)
 
 # Forking while the watcher's threads wait is safe here: they hold no lock the child uses.
 warnings.filterwarnings("ignore", message=r".*fork\(\) may lead to deadlocks", category=DeprecationWarning)
@@ -65,11 +65,12 @@ class Watch:
         self.lock = threading.Lock()
         self.done = False
         self.last: StageResult | GraderError | None = None
+        self.unrecorded: StageResult | None = None  # written to the progress file once the watcher is idle
         self.lines: list[str] = []  # hints and notices shown under the report until the stage changes
         self.banner: str | None = None
         self.graded_at, self.took, self.slow_said = "", 0.0, False
         self.keys = sys.stdin.isatty()
-        self.cache = _Cache(course)
+        self.fixtures = _Fixtures(course)
         if progress.notice:
             self.lines.append(progress.notice)
         self.source: FileSource | None = None
@@ -80,18 +81,17 @@ class Watch:
         """Grade, then take events until `q`, Ctrl-C or a signal; always restore the terminal."""
         restore = _Terminal(self.post_key).start()
         old = {s: signal.signal(s, self.on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-        self.cache.install()
         try:
             self.source = FileSource(Targets(self.course.root, self.stage.id), self.on_change, self.on_notice,
                                      poll=bool(self.args.poll))
             self.grade()
             while not self.done:
-                try:
-                    self.dispatch(self.events.get(timeout=1.0))  # a timeout, so a signal is never missed
+                try:  # a timeout, so a signal is never missed; a short one while progress waits to be written
+                    self.dispatch(self.events.get(timeout=IDLE if self.unrecorded else 1.0))
                 except queue.Empty:
-                    continue
+                    self.record()
         finally:
-            self.cache.uninstall()
+            self.record()
             if self.source is not None:
                 self.source.stop()
             for s, handler in old.items():
@@ -197,19 +197,32 @@ class Watch:
             progress = Progress(self.course.root)
             options = grade.Options(isolate=self.args.isolate, passed=progress.passed_map(),
                                     hidden=not self.args.public_only, cancel=self.cancelled(started))
-            options.source = self.cache.source(self.stage, grade.cases_to_run(self.stage, options))
+            options.source = self.fixtures.source(self.stage, grade.cases_to_run(self.stage, options))
             result: StageResult | GraderError = grade.grade_stage(self.course, self.stage, options)
         except GraderError as e:
             result = e
+        except Exception as e:  # a bug of ours: say so, and keep watching
+            result = GraderError(f"the grader itself failed ({type(e).__name__}: {e}); please report this. "
+                                 "The watch goes on: save again, or press r.")
         if self.interrupt.is_set():
             return  # superseded: the event that interrupted is queued and grades the newest files
         self.took, self.graded_at = time.monotonic() - started, time.strftime("%H:%M:%S")
         self.last = result
         self.show()
         if isinstance(result, StageResult):
-            progress.record(result)  # after the verdict is on screen: it syncs to disk
+            self.unrecorded = result
             if self.follow and result.passed:
-                self.advance(progress)
+                self.record()
+                self.advance(Progress(self.course.root))
+
+    def record(self) -> None:
+        """Write the last verdict to the progress file."""
+        result, self.unrecorded = self.unrecorded, None
+        if result is not None:
+            try:
+                Progress(self.course.root).record(result)
+            except OSError as e:
+                self.on_notice_shown(f"could not save your progress: {e}")
 
     def cancelled(self, started: float) -> Callable[[], bool]:
         """The sandbox's cancel check (polled while it waits); also says so when a grade runs long."""
@@ -238,6 +251,7 @@ class Watch:
 
     def switch(self, stage: Stage) -> None:
         """Watch another stage."""
+        self.record()
         self.stage, self.lines, self.banner, self.last = stage, [], None, None
         if self.source is not None:
             self.source.retarget(Targets(self.course.root, stage.id))
@@ -246,7 +260,7 @@ class Watch:
         """The stage's own files changed: read the course again and forget its imported code."""
         for name in [m for m in sys.modules if m.startswith(f"_grader_stage_{self.stage.id}_")]:
             del sys.modules[name]
-        self.cache.clear()
+        self.fixtures.clear()
         try:
             self.course = load_course(self.course.root)
             self.stage = self.course.stage(self.stage.id)
@@ -320,59 +334,29 @@ def _first_unpassed(course: Course, progress: Progress) -> Stage:
     return next((s for s in course.stages if not progress.passed(s.id)), course.stages[-1])
 
 
-class _Cache:
-    """Verified fixtures, and decoy outputs, which depend only on the stage's code and the case's inputs.
-
-    Both are kept until a fixture or stage file's stat (mtime_ns, size, inode) changes.
-    """
+class _Fixtures:
+    """A stage's verified fixtures, kept until a fixture or stage file's stat (mtime_ns, size, inode) changes."""
 
     def __init__(self, course: Course) -> None:
         self.course = course
         self.key: tuple[Any, ...] | None = None
-        self.fixtures: _Source | None = None
-        self.decoys: dict[tuple[str, str, str], Any] = {}
-        self.decoy_bytes = 0
-        self.original = getattr(grade, "_decoy_output", None)
+        self.kept: _Source | None = None
 
     def clear(self) -> None:
-        self.key, self.fixtures, self.decoys, self.decoy_bytes = None, None, {}, 0
+        self.key, self.kept = None, None
 
     def source(self, stage: Stage, cases: tuple[Any, ...]) -> _Source:
         targets = Targets(self.course.root, stage.id)
+        student = str(targets.student)
         key = (stage, cases, tuple(sorted((p, s.st_mtime_ns, s.st_size, s.st_ino) for p, s in targets.files()
-                                          if not p.startswith(str(targets.student)))))
-        if key != self.key or self.fixtures is None:
-            self.clear()
-            self.fixtures, self.key = _Source(fixtures.StageFixtures(self.course, stage, cases)), key
-        return self.fixtures
-
-    def install(self) -> None:  # a workaround until grade.py caches decoy outputs itself
-        if self.original is not None:
-            grade._decoy_output = self._decoy_output
-
-    def uninstall(self) -> None:
-        if self.original is not None:
-            grade._decoy_output = self.original
-
-    def _decoy_output(self, stage: Stage, case: Any, name: str, inputs: dict[str, Any]) -> Callable[[], Any]:
-        assert self.original is not None
-        produce, key = self.original(stage, case, name, inputs), (stage.id, case.id, name)
-
-        def cached() -> Any:
-            if key not in self.decoys:
-                out = produce()
-                size = sum(getattr(v, "nbytes", 0) for v in out.values())
-                if self.decoy_bytes + size > DECOY_CACHE_BYTES:
-                    return out
-                self.decoys[key], self.decoy_bytes = out, self.decoy_bytes + size
-            return self.decoys[key]
-        return cached
+                                          if not p.startswith(student))))
+        if key != self.key or self.kept is None:
+            self.kept, self.key = _Source(fixtures.StageFixtures(self.course, stage, cases)), key
+        return self.kept
 
 
 class _Source:
-    """A verified fixture set: inputs read once, expected outputs read on each call (after the fork)."""
-
-    against = None
+    """Verified fixtures with inputs read once; expected outputs are read on each call (after the fork)."""
 
     def __init__(self, verified: fixtures.StageFixtures) -> None:
         self.verified = verified
@@ -383,11 +367,8 @@ class _Source:
             self.kept[case.id] = self.verified.inputs(case)
         return self.kept[case.id]
 
-    def expected(self, case: Any) -> Any:
-        return self.verified.expected(case)
-
-    def dtype(self, case: Any) -> str | None:
-        return self.verified.dtype(case)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.verified, name)
 
 
 class _Terminal:

@@ -330,6 +330,7 @@ def test_json_lines_without_a_terminal(course: Path):
 def test_watchdog_falls_back_to_polling_when_events_do_not_arrive(course: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(filewatch.FileSource, "_events", lambda self: None)  # events never come
     monkeypatch.setattr(filewatch, "WATCHDOG_INTERVAL", 0.1)
+    monkeypatch.setattr(filewatch, "ARM_TIMEOUT", 0.0)
     changes: list[set[str]] = []
     notices: list[str] = []
     source = filewatch.FileSource(filewatch.Targets(course, "gelu"), changes.append, notices.append)
