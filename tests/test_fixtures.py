@@ -126,3 +126,17 @@ def test_a_failed_build_leaves_the_previous_fixtures(mini):
 
 
 
+
+
+def test_a_long_lived_fixture_set_still_sees_an_edit(mini):
+    """Watch sessions and batch workers keep one StageFixtures: a file edited after it was hashed is refused."""
+    stage = mini.stage("double")
+    data = fixtures.StageFixtures(mini, stage)
+    case = stage.case("random")
+    data.expected(case)  # hashed, then remembered by its stat
+    path = mini.root / "fixtures" / "double" / "random" / "expected.npy"
+    flipped = bytearray(path.read_bytes())
+    flipped[-1] ^= 0x01
+    path.write_bytes(bytes(flipped))  # same size; ctime moves even within one mtime tick
+    with pytest.raises(FixtureError, match="does not match its digest"):
+        data.expected(case)
