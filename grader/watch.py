@@ -70,7 +70,7 @@ class Watch:
         self.banner: str | None = None
         self.graded_at, self.took, self.slow_said = "", 0.0, False
         self.keys = sys.stdin.isatty()
-        self.fixtures = _Fixtures(course)
+        self.fixtures = _Fixtures(course, self.interrupt.is_set)
         if progress.notice:
             self.lines.append(progress.notice)
         self.source: FileSource | None = None
@@ -201,6 +201,8 @@ class Watch:
             result: StageResult | GraderError = grade.grade_stage(self.course, self.stage, options)
         except GraderError as e:
             result = e
+        except _Superseded:
+            return
         except Exception as e:  # a bug of ours: say so, and keep watching
             result = GraderError(f"the grader itself failed ({type(e).__name__}: {e}); please report this. "
                                  "The watch goes on: save again, or press r.")
@@ -337,8 +339,8 @@ def _first_unpassed(course: Course, progress: Progress) -> Stage:
 class _Fixtures:
     """A stage's verified fixtures, kept until a fixture or stage file's stat (mtime_ns, size, inode) changes."""
 
-    def __init__(self, course: Course) -> None:
-        self.course = course
+    def __init__(self, course: Course, cancelled: Callable[[], bool]) -> None:
+        self.course, self.cancelled = course, cancelled
         self.key: tuple[Any, ...] | None = None
         self.kept: _Source | None = None
 
@@ -351,16 +353,30 @@ class _Fixtures:
         key = (stage, cases, tuple(sorted((p, s.st_mtime_ns, s.st_size, s.st_ino) for p, s in targets.files()
                                           if not p.startswith(student))))
         if key != self.key or self.kept is None:
-            self.kept, self.key = _Source(fixtures.StageFixtures(self.course, stage, cases)), key
+            self.kept = _Source(fixtures.StageFixtures(self.course, stage, cases), self.cancelled)
+            self.key = key
         return self.kept
 
 
-class _Source:
-    """Verified fixtures with inputs read once; expected outputs are read on each call (after the fork)."""
+class _Superseded(Exception):
+    """A newer event came while the grader compared outputs: the rest of the grade is not wanted."""
 
-    def __init__(self, verified: fixtures.StageFixtures) -> None:
-        self.verified = verified
+
+class _Source:
+    """Verified fixtures with inputs read once; expected outputs are read on each call (after the fork).
+
+    Asked for a case's expected output after a newer event, it ends the grade: the sandbox stops the child when
+    cancelled, but comparing (and matching known mistakes) happens here, case by case, and can take longer.
+    """
+
+    def __init__(self, verified: fixtures.StageFixtures, cancelled: Callable[[], bool]) -> None:
+        self.verified, self.cancelled = verified, cancelled
         self.kept: dict[str, dict[str, Any]] = {}
+
+    def expected(self, case: Any) -> Any:
+        if self.cancelled():
+            raise _Superseded
+        return self.verified.expected(case)
 
     def inputs(self, case: Any) -> dict[str, Any]:
         if case.id not in self.kept:
