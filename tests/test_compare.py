@@ -114,3 +114,17 @@ def test_verdict_matches_a_slow_reference(data, shape, atol, rtol):
     c = compare(a, e, Tolerance(atol, rtol))
     assert c.ok == _slow_verdict(a.astype(np.float64), e, atol, rtol)
     assert c.total == e.size
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=4),
+       atol=st.sampled_from([0.0, 1e-5, 1e-2]), rtol=st.sampled_from([0.0, 1e-4]))
+def test_the_fast_decoy_match_agrees_with_the_full_comparison(data, shape, atol, rtol):
+    from grader.compare import matches
+
+    e = data.draw(hnp.arrays(np.float64, shape, elements=floats))
+    noise = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e-2, 1e-2)))
+    a = data.draw(st.sampled_from([e.copy(), e + noise, e.astype(np.float32)]))
+    tol = Tolerance(atol, rtol)
+    score = matches({"": a}, {"": e}, tol)
+    assert (score <= 1.0) == compare(a, e, tol).ok, score
