@@ -149,10 +149,12 @@ def matches(actual: dict[str, np.ndarray], other: dict[str, np.ndarray], tol: To
 
 
 def fingerprint(actual: dict[str, np.ndarray], decoys: list[tuple[Any, Callable[[], dict[str, np.ndarray]]]],
-                tol: Tolerance) -> Any | None:
+                tol: Tolerance, cancel: Callable[[], bool] | None = None) -> Any | None:
     """The decoy whose output the learner's matches most closely within the tolerance, if any."""
     best, best_score = None, 1.0
     for decoy, produce in decoys:
+        if cancel is not None and cancel():
+            return None  # a newer save: this grade will not be shown
         try:
             score = matches(actual, produce(), tol)
         except Exception:  # a decoy that cannot run on this case simply does not match  # noqa: BLE001

@@ -6,7 +6,7 @@ here, in the grader's process.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,31 +61,15 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()
-    why_not_run = "not run"
     outcomes = sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel,
-                               graded=options.graded)
-    for outcome in outcomes:
-        case = stage.case(outcome.case)
-        result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
-                            weight=case.weight, max_points=stage.points * case.weight / total_weight,
-                            hidden=case.hidden, atol=case.tolerance.atol, rtol=case.tolerance.rtol,
-                            message=outcome.message, stdout=outcome.stdout, stderr=outcome.stderr,
-                            seconds=outcome.seconds)
-        imported.update(outcome.modules)
-        if outcome.status is not None:
-            result.status = outcome.status
-        else:
-            assert outcome.value is not None
-            _judge(stage, case, inputs[case.id], outcome.value, source, result)
-        result.points = result.max_points if result.passed else 0.0
-        results.append(result)
-        if result.status is Status.TIMEOUT and not options.graded:
-            # An endless loop would cost every case its full timeout; the learner needs the first one only.
-            # A graded run goes on, for partial credit on the cases that finish.
-            why_not_run = f"not run: case '{case.id}' timed out; fix that first"
-            break
-    outcomes.close()  # ends any child still running
+                           graded=options.graded)
+    try:
+        _collect(stage, options, source, inputs, outcomes, results, imported, total_weight)
+    finally:
+        outcomes.close()  # ends any child still running, whatever happened here
     done = {r.case for r in results}
+    why_not_run = next((f"not run: case '{r.case}' timed out; fix that first" for r in results
+                        if r.status is Status.TIMEOUT and not options.graded), "not run")
     for case in cases:  # a timed-out or cancelled run: what did not run says so
         if case.id not in done:
             results.append(CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.SKIPPED,
@@ -101,8 +85,35 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     return out
 
 
+def _collect(stage: Stage, options: Options, source: Any, inputs: dict[str, dict[str, Any]],
+             outcomes: Iterator[sandbox.Outcome], results: list[CaseResult], imported: set[str],
+             total_weight: float) -> None:
+    """Judge each outcome as it arrives; stop at a cancel (a newer save) or, self-paced, at a first timeout."""
+    for outcome in outcomes:
+        if options.cancel is not None and options.cancel():
+            return
+        case = stage.case(outcome.case)
+        result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
+                            weight=case.weight, max_points=stage.points * case.weight / total_weight,
+                            hidden=case.hidden, atol=case.tolerance.atol, rtol=case.tolerance.rtol,
+                            message=outcome.message, stdout=outcome.stdout, stderr=outcome.stderr,
+                            seconds=outcome.seconds)
+        imported.update(outcome.modules)
+        if outcome.status is not None:
+            result.status = outcome.status
+        else:
+            assert outcome.value is not None
+            _judge(stage, case, inputs[case.id], outcome.value, source, result, options.cancel)
+        result.points = result.max_points if result.passed else 0.0
+        results.append(result)
+        if result.status is Status.TIMEOUT and not options.graded:
+            # An endless loop would cost every case its full timeout; the learner needs the first one only.
+            # A graded run goes on, for partial credit on the cases that finish.
+            return
+
+
 def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np.ndarray], source: Any,
-           result: CaseResult) -> None:
+           result: CaseResult, cancel: Callable[[], bool] | None = None) -> None:
     fn = stage.function(case.function)
     expected = source.expected(case)
     elementwise_input = None
@@ -121,7 +132,7 @@ def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np
         digest = source.input_digest(case) if hasattr(source, "input_digest") else None
         decoys = [(d, _decoy_output(stage, case, d.function, upcast, digest)) for d in stage.decoys
                   if d.target == case.function]
-        found = compare.fingerprint(value, decoys, case.tolerance)
+        found = compare.fingerprint(value, decoys, case.tolerance, cancel)
         if found is not None:
             result.diagnosis, result.diagnosis_hint = found.id, found.hint
 
