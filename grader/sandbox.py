@@ -177,6 +177,10 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
+    try:  # a [64, 3072] output crosses in a few writes, not a dozen 64 KiB round trips
+        fcntl.fcntl(res_w, _F_SETPIPE_SZ, 1 << 20)
+    except OSError:
+        pass
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -205,7 +209,7 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
                              f"took longer than {limits.timeout:g} s and was stopped. Look for a loop that "
                              "never ends, or work that grows much faster than the input.")
                 return
-            ready, _, _ = select.select(open_fds, [], [], min(wait, 0.05) if cancel else wait)
+            ready, _, _ = select.select(open_fds, [], [], min(wait, 0.005) if cancel else wait)
             for fd in ready:
                 data = os.read(fd, 1 << 20)
                 if not data:
@@ -342,29 +346,34 @@ class _Frames:
     def __init__(self) -> None:
         self.buf = bytearray()
         self.broken: str | None = None
+        self.pending: tuple[dict[str, Any], list[int], int] | None = None  # a parsed header awaiting its payload
 
     def feed(self, data: bytes) -> Iterator[tuple[dict[str, Any], list[bytes]]]:
         self.buf += data
         while self.broken is None and len(self.buf) >= _HEADER.size:
-            (n,) = _HEADER.unpack_from(self.buf)
-            if n > 1 << 20:
-                self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
-                return
-            if len(self.buf) < _HEADER.size + n:
-                return
-            try:
-                header = json.loads(bytes(self.buf[_HEADER.size:_HEADER.size + n]))
-                sizes = [int(s) for s in header.get("parts", [])]
-                assert isinstance(header, dict) and all(s >= 0 for s in sizes)
-            except (ValueError, AssertionError, TypeError, AttributeError, RecursionError):
-                self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
-                return
-            if sum(sizes) > FRAME_CAP:
-                self.broken = f"returned more than {FRAME_CAP >> 20} MiB of output"
-                return
+            if self.pending is None:
+                (n,) = _HEADER.unpack_from(self.buf)
+                if n > 1 << 20:
+                    self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
+                    return
+                if len(self.buf) < _HEADER.size + n:
+                    return
+                try:
+                    header = json.loads(bytes(self.buf[_HEADER.size:_HEADER.size + n]))
+                    sizes = [int(s) for s in header.get("parts", [])]
+                    assert isinstance(header, dict) and all(s >= 0 for s in sizes)
+                except (ValueError, AssertionError, TypeError, AttributeError, RecursionError):
+                    self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
+                    return
+                if sum(sizes) > FRAME_CAP:
+                    self.broken = f"returned more than {FRAME_CAP >> 20} MiB of output"
+                    return
+                self.pending = (header, sizes, n)
+            header, sizes, n = self.pending
             end = _HEADER.size + n + sum(sizes)
             if len(self.buf) < end:
-                return
+                return  # parsed once; the payload arrives in pipe-sized pieces
+            self.pending = None
             parts, at = [], _HEADER.size + n
             for s in sizes:
                 parts.append(bytes(self.buf[at:at + s]))
@@ -465,6 +474,7 @@ class _StudentFinder(importlib.abc.MetaPathFinder):
 def _child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any],
            res_w: int, out_w: int, err_w: int, plan: _Plan | None, scratch: Path | None) -> None:
     code = 0
+    grader = os.getppid()
     try:
         os.setpgid(0, 0)
         # Only fds 0-2 and the result pipe survive: a fork inherits every fd the grader holds (a gradebook, a
@@ -499,6 +509,11 @@ def _child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str,
         sys.dont_write_bytecode = True
         sys.path.insert(0, str(root))
         sys.meta_path.insert(0, _StudentFinder())
+        # If the grader dies (killed, its terminal closed), this child dies with it rather than spin on alone.
+        # Set after the credential change of graded mode, which clears it.
+        _libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != grader:
+            os._exit(code)
         for name, functions in substitutes.items():
             stand_in = types.ModuleType(name)
             stand_in.__dict__.update(functions)
@@ -534,6 +549,8 @@ _CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWNET = 0x00020000, 0x10000000, 0x40000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 0x2, 0x4, 0x8, 0x4000, 1 << 18
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND = 0x1, 0x20, 0x1000
 _PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_PDEATHSIG = 1
+_F_SETPIPE_SZ = 1031
 
 
 @dataclass

@@ -187,3 +187,46 @@ def test_run_yields_every_call_even_after_crashes(tmp_path):
     outcomes = list(sandbox.run(tmp_path, calls, sandbox.Limits(timeout=0.5, memory_mb=1024)))
     assert [o.status for o in outcomes] == [None, Status.EXITED, Status.TIMEOUT, None]
     assert outcomes[3].value is not None and outcomes[3].value[""].tolist() == [3]
+
+
+def test_a_child_dies_with_its_grader(mini):
+    """Killing the grader mid-grade (a closed terminal) must not leave the learner's endless loop spinning."""
+    import subprocess
+    import sys
+
+    write = "def run_double(x):\n    while True:\n        pass\n"
+    (mini.root / "student" / "double.py").write_text(write)
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "--stage", "double"], cwd=mini.root,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not _children_of(proc.pid):
+        time.sleep(0.05)
+    children = _children_of(proc.pid)
+    assert children, "the grader never started a child"
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in children)
+
+
+def _children_of(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
