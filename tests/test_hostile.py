@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import grade, sandbox
+from grader import child, grade, sandbox
 from grader.course import Course
 from grader.results import StageResult, Status
 from tests.conftest import run_cli, write_student
@@ -261,5 +261,5 @@ def test_a_forged_status_never_reaches_pass_through_the_frame_reader():
 def test_malformed_frames_are_refused_not_raised():
     frames = sandbox._Frames()
     head = b"[" * 200000
-    list(frames.feed(sandbox._HEADER.pack(len(head)) + head))
+    list(frames.feed(child.HEADER.pack(len(head)) + head))
     assert frames.broken

@@ -1,13 +1,13 @@
 """Write a frame claiming PASS into every descriptor that might be the grader's result pipe."""
 import os
 
-from grader import sandbox
+from grader import child
 
 
 def run_double(x):
     for fd in range(3, 256):
         try:
-            sandbox._send(fd, {"status": "pass", "message": "all good"})
+            child.send(fd, {"status": "pass", "message": "all good"})
         except OSError:
             pass
     return x * 0

@@ -1,0 +1,291 @@
+"""The child's side of the sandbox: import the learner's code from source, call it, send back what it returned.
+
+Runs only in a process forked by grader/sandbox.py, and never returns into the grader: `main` ends with
+os._exit. In order: its own process group; only fds 0-2 and the result pipe kept; in graded mode the confinement
+of grader/confine.py; stdin on /dev/null, stdout and stderr on the grader's pipes; file-size and address-space
+caps; death with the grader; the learner's modules compiled from source (never a stale __pycache__: its key is
+whole-second mtimes and sizes, which two quick saves can share). Each call is framed as `start i`, then its
+result: a JSON header and .npy payloads.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import fcntl
+import importlib
+import importlib.abc
+import importlib.machinery
+import io
+import json
+import os
+import resource
+import signal
+import struct
+import sys
+import time
+import traceback
+import types
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from grader import confine
+from grader.results import Status
+
+if TYPE_CHECKING:
+    from grader.sandbox import Call, Limits
+
+
+FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
+HEADER = struct.Struct("<Q")  # a frame's header length
+SETUP_FAILED = 71  # exit code of a child whose graded isolation could not be set up
+_PR_SET_PDEATHSIG = 1
+
+
+class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
+    """Compiles from the source file every time: no stat, so no stale bytecode can be used."""
+
+    def path_stats(self, path: str) -> Any:
+        raise OSError("always compile learner code from source")
+
+
+class _StudentFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != "student" and not name.startswith("student."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.origin and spec.origin.endswith(".py"):
+            spec.loader = _SourceOnlyLoader(name, spec.origin)
+        return spec
+
+
+def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any],
+         res_w: int, out_w: int, err_w: int, plan: confine.Plan | None, scratch: Path | None) -> None:
+    """Run every call in this (forked) process, send each result, and exit: never returns into the grader."""
+    code = 0
+    grader = os.getppid()
+    try:
+        os.setpgid(0, 0)
+        # Only fds 0-2 and the result pipe survive: a fork inherits every fd the grader holds (a gradebook, a
+        # progress file, a test runner's capture), close-on-exec or not, and the learner could write to any.
+        res_w = _keep_fds(res_w, out_w, err_w)
+        out_w, err_w = res_w + 1, res_w + 2
+        if plan is not None:
+            try:
+                root, got = confine.isolate(plan, root, scratch, calls)
+            except Exception as e:  # noqa: BLE001 - never run untrusted code with less isolation than promised
+                send(res_w, {"fatal": f"{type(e).__name__}: {e}"})
+                os._exit(SETUP_FAILED)
+            send(res_w, {"isolation": got})
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(out_w, 1)
+        os.dup2(err_w, 2)
+        for fd in (devnull, out_w, err_w):
+            os.close(fd)
+        # Fresh Python streams on fds 0-2: the grader's own may be anything (a test runner's capture, a UI).
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        faulthandler.enable(sys.stderr)  # a segfault shows the learner where, in their captured stderr
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError(EFBIG), not a kill
+        fsize = confine.GRADED_FILE_CAP if plan is not None else FILE_CAP
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        cap = limits.memory_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        sys.dont_write_bytecode = True
+        sys.path.insert(0, str(root))
+        sys.meta_path.insert(0, _StudentFinder())
+        # If the grader dies (killed, its terminal closed), this child dies with it rather than spin on alone.
+        # Set after the credential change of graded mode, which clears it.
+        confine.libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != grader:
+            os._exit(code)
+        for name, functions in substitutes.items():
+            stand_in = types.ModuleType(name)
+            stand_in.__dict__.update(functions)
+            sys.modules[name] = stand_in
+        for i, call in enumerate(calls):
+            send(res_w, {"start": i})
+            header, parts = _call(root, call)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            send(res_w, header, parts)
+    except BaseException:  # noqa: BLE001 - the child must end here whatever happened, never return into the grader
+        code = 70
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def _keep_fds(res_w: int, out_w: int, err_w: int) -> int:
+    """Move the three pipes to fds 3, 4, 5 (result, stdout, stderr), close everything above; return 3."""
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6) for fd in (res_w, out_w, err_w)]  # clear of 3-5
+    for target, fd in zip((3, 4, 5), moved, strict=True):
+        os.dup2(fd, target, inheritable=False)
+    os.closerange(6, max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
+    return 3
+
+
+
+def send(fd: int, header: dict[str, Any], parts: list[bytes] = ()) -> None:  # type: ignore[assignment]
+    """One frame: an 8-byte length, a JSON header naming its payloads' sizes, then the payloads."""
+    head = json.dumps({**header, "parts": [len(p) for p in parts]}).encode()
+    data = HEADER.pack(len(head)) + head + b"".join(parts)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _student_modules() -> list[str]:
+    return sorted(m for m in sys.modules if m == "student" or m.startswith("student."))
+
+
+def _call(root: Path, call: Call) -> tuple[dict[str, Any], list[bytes]]:
+    """Import and call one learner function; every way it can go wrong becomes a status and a message."""
+    try:
+        module = importlib.import_module(call.module)
+    except SyntaxError as e:
+        where = f"{_rel(root, e.filename)}:{e.lineno}" if e.filename else call.module
+        text = f"\n    {e.text.rstrip()}" if e.text else ""
+        return _err(Status.SYNTAX_ERROR, f"{where}: {type(e).__name__}: {e.msg}{text}")
+    except ModuleNotFoundError as e:
+        if e.name in (call.module, "student"):
+            path = call.module.replace(".", "/") + ".py"
+            return _err(Status.IMPORT_ERROR, f"{path} is missing. Restore the stub with "
+                        f"`python -m grader reset {call.module.rsplit('.', 1)[-1]}`.")
+        return _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
+    except NotImplementedError as e:
+        return _err(Status.TODO, str(e) or "not started yet")
+    except MemoryError:
+        return _err(Status.MEMORY, "ran out of memory while importing your module")
+    except SystemExit as e:
+        return _err(Status.EXITED, f"your module called exit({e.code!r}) while being imported")
+    except BaseException as e:
+        return _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
+    fn = getattr(module, call.function, None)
+    if not callable(fn):
+        return _err(Status.IMPORT_ERROR, f"{call.module.replace('.', '/')}.py has no function "
+                    f"{call.function}(). Keep the name and parameters of the stub.")
+    inputs = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in call.inputs.items()}
+    t0 = time.perf_counter()
+    try:
+        result = fn(**inputs)
+    except NotImplementedError as e:
+        return _err(Status.TODO, str(e) or "not started yet")
+    except MemoryError:
+        return _err(Status.MEMORY, "ran out of memory (MemoryError). Check the size of the arrays you "
+                    "create.")
+    except SystemExit as e:
+        return _err(Status.EXITED, f"called exit({e.code!r}) instead of returning a value")
+    except BaseException as e:
+        return _err(Status.EXCEPTION, _trimmed(root, e, "raised an exception"))
+    seconds = time.perf_counter() - t0
+    try:
+        keys, parts = _encode(result, call.returns)
+    except _BadOutput as e:
+        return _err(Status.BAD_OUTPUT, str(e))
+    except BaseException as e:
+        return _err(Status.BAD_OUTPUT, f"returned a value that could not be turned into an array: "
+                    f"{type(e).__name__}: {e}")
+    return {"status": "ok", "keys": keys, "modules": _student_modules(), "call_seconds": seconds}, parts
+
+
+def _err(status: Status, message: str) -> tuple[dict[str, Any], list[bytes]]:
+    return {"status": status.value, "message": message, "modules": _student_modules()}, []
+
+
+class _BadOutput(Exception):
+    pass
+
+
+def _encode(result: Any, returns: str) -> tuple[list[str], list[bytes]]:
+    if returns == "dict":
+        if not isinstance(result, dict):
+            raise _BadOutput(f"returned {_describe(result)}; expected a dict of arrays")
+        items = [(str(k), v) for k, v in result.items()]
+    else:
+        items = [("", result)]
+    keys, parts = [], []
+    for key, value in items:
+        array = _as_array(value, key)
+        buf = io.BytesIO()
+        np.lib.format.write_array(buf, array, allow_pickle=False)
+        keys.append(key)
+        parts.append(buf.getvalue())
+    return keys, parts
+
+
+def _as_array(value: Any, key: str) -> np.ndarray:
+    what = f"the value for '{key}'" if key else "your function"
+    if value is None:
+        raise _BadOutput(f"{what} returned None. Is a `return` statement missing?")
+    if isinstance(value, str | bytes):
+        raise _BadOutput(f"{what} returned text ({value[:40]!r}); return an array of numbers")
+    if type(value).__module__.split(".")[0] == "torch" and hasattr(value, "detach"):
+        value = value.detach().cpu().numpy()
+    if not isinstance(value, np.ndarray | list | tuple | int | float | np.generic):
+        raise _BadOutput(f"{what} returned {_describe(value)}; return a numpy array (a nested list or a "
+                         "torch tensor also works)")
+    odd = _not_plain(value)
+    if odd is not None:  # numpy may read a float subclass through __float__ or through its value: ambiguous
+        raise _BadOutput(f"{what} returned a value holding {_describe(odd)}; return plain numbers (floats, "
+                         "ints or numpy arrays)")
+    try:
+        array = np.array(value, subok=False)
+    except (ValueError, TypeError) as e:
+        raise _BadOutput(f"{what} returned a sequence that is not a rectangular array of numbers ({e})")
+    if array.dtype.kind not in "biufc":
+        raise _BadOutput(f"{what} returned an array of {array.dtype} values; it must hold numbers")
+    return np.ascontiguousarray(array)
+
+
+_PLAIN = (float, int, bool, complex)
+
+
+def _not_plain(value: Any) -> Any:
+    """The first item of a (nested) list or tuple, or the scalar itself, that is not a plain number or array."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        t = type(v)
+        if t in (list, tuple):
+            todo.extend(v)
+        elif not (t in _PLAIN or isinstance(v, np.ndarray) or (isinstance(v, np.generic) and
+                                                                t.__module__ == "numpy")):
+            return v
+    return None
+
+
+def _describe(value: Any) -> str:
+    return f"a {type(value).__module__}.{type(value).__qualname__}".replace("builtins.", "")
+
+
+def _rel(root: Path, filename: str) -> str:
+    try:
+        return str(Path(filename).resolve().relative_to(root))
+    except (ValueError, OSError):
+        return filename
+
+
+def _trimmed(root: Path, e: BaseException, what: str) -> str:
+    """The traceback cut down to the learner's own frames (and the library line that raised, if any)."""
+    student = str(root / "student")
+    frames = traceback.extract_tb(e.__traceback__)
+    mine = [f for f in frames if f.filename.startswith(student)]
+    keep = list(mine)
+    if frames and frames[-1] not in mine:
+        keep.append(frames[-1])
+    lines = [f"{what}:"]
+    for f in keep:
+        lines.append(f"  {_rel(root, f.filename)}:{f.lineno}, in {f.name}")
+        if f.line:
+            lines.append(f"    {f.line}")
+    lines.append("".join(traceback.format_exception_only(type(e), e)).strip())
+    return "\n".join(lines)
