@@ -174,6 +174,9 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
         names: dict[PurePosixPath, zipfile.ZipInfo] = {}
         for info in infos:
             raw = info.filename.replace("\\", "/")
+            if not raw:  # zipfile cuts a name at its first NUL; an empty one even breaks ZipInfo.is_dir()
+                raise SubmissionError(f"{path}: an entry has an empty name (damaged or hand-made zip); zip the "
+                                      "folder again")
             rel = PurePosixPath(raw)
             if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
                 raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder "
