@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +187,8 @@ def emit(report: Any, fmt: str, outputs: list[str], footer: list[str] | None = N
 
 def write_atomic(path: Path, data: str) -> None:
     """Write a file whole or not at all."""
+    import tempfile
+
     path = path.resolve()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
