@@ -128,3 +128,22 @@ def test_the_fast_decoy_match_agrees_with_the_full_comparison(data, shape, atol,
     tol = Tolerance(atol, rtol)
     score = matches({"": a}, {"": e}, tol)
     assert (score <= 1.0) == compare(a, e, tol).ok, score
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), bad=st.integers(0, 3), where=st.integers(0, 4999))
+def test_the_sampled_decoy_match_never_changes_the_verdict(seed, bad, where):
+    """Large outputs are first checked on a sample: a miss anywhere still fails, a full match still matches."""
+    from grader.compare import matches
+
+    rng = np.random.RandomState(seed)
+    e = rng.normal(size=(50, 100))
+    a = e + rng.uniform(-5e-6, 5e-6, size=e.shape)
+    if bad == 1:
+        a.flat[where] += 1e-3  # one element off, most likely outside the sample
+    elif bad == 2:
+        a.flat[where] = np.nan
+    elif bad == 3:
+        a = a + 1e-3  # everything off
+    score = matches({"": a}, {"": e}, TOL)
+    assert (score <= 1.0) == compare(a, e, TOL).ok == (bad == 0)
