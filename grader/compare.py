@@ -51,6 +51,28 @@ def compare(actual: np.ndarray, expected: np.ndarray, tol: Tolerance, key: str |
     e = np.asarray(expected, dtype=np.float64).ravel()
     if _all_within(a, e, tol, result):
         return result
+    flat_in = inputs.ravel() if inputs is not None and inputs.shape == expected.shape else None
+
+    def point(i: int) -> Mismatch:
+        x = float(flat_in[i]) if flat_in is not None else None
+        return Mismatch(index=_index(i, e_shape), actual=float(a[i]), expected=float(e[i]), input=x)
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        err = np.abs(a - e)
+    if np.isfinite(err).all():  # a plain wrong answer: every value finite, fewer passes over the arrays
+        bad, worst = _finite_failure(err, e, tol, result)
+    else:
+        bad, worst = _general_failure(a, e, tol, result)
+    if a.size:
+        result.worst = point(worst)
+        result.first = [point(int(i)) for i in np.flatnonzero(bad)[:FIRST]]
+    return result
+
+
+def _general_failure(a: np.ndarray, e: np.ndarray, tol: Tolerance, result: Comparison) -> tuple[np.ndarray, int]:
+    """The report of any output, non-finite values included; returns the mismatch mask and the worst index."""
+    shape = result.shape_expected or ()
+    worst = 0
     with np.errstate(invalid="ignore", over="ignore"):
         both_finite = np.isfinite(a) & np.isfinite(e)
         same_special = ~both_finite & ((np.isnan(a) & np.isnan(e)) | (a == e))
@@ -64,27 +86,37 @@ def compare(actual: np.ndarray, expected: np.ndarray, tol: Tolerance, key: str |
     result.ok = result.mismatched == 0
     if a.size == 0:
         result.headroom = 0.0
-        return result
-    flat_in = inputs.ravel() if inputs is not None and inputs.shape == expected.shape else None
-
-    def point(i: int) -> Mismatch:
-        x = float(flat_in[i]) if flat_in is not None else None
-        return Mismatch(index=_index(i, e_shape), actual=float(a[i]), expected=float(e[i]), input=x)
-
+        return bad, worst
     if both_finite.any():
         i_abs = int(np.argmax(np.where(both_finite, err, -1.0)))
-        result.max_abs_error, result.max_abs_index = float(err[i_abs]), _index(i_abs, e_shape)
+        result.max_abs_error, result.max_abs_index = float(err[i_abs]), _index(i_abs, shape)
         i_rel = int(np.argmax(np.where(both_finite, rel, -1.0)))
-        result.max_rel_error, result.max_rel_index = float(rel[i_rel]), _index(i_rel, e_shape)
+        result.max_rel_error, result.max_rel_index = float(rel[i_rel]), _index(i_rel, shape)
         finite_ratio = np.where(both_finite, ratio, -1.0)
         result.headroom = float(finite_ratio.max())
         worst = int(np.argmax(finite_ratio))
     if result.nonfinite or not both_finite.any():
         worst = int(np.argmax(bad)) if bad.any() else 0
         result.headroom = float("inf") if bad.any() else (result.headroom or 0.0)
-    result.worst = point(worst)
-    result.first = [point(int(i)) for i in np.flatnonzero(bad)[:FIRST]]
-    return result
+    return bad, worst
+
+
+def _finite_failure(err: np.ndarray, e: np.ndarray, tol: Tolerance, result: Comparison) -> tuple[np.ndarray, int]:
+    """The report of an output whose every error is finite; returns the mismatch mask and the worst index."""
+    shape = result.shape_expected or ()
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        allowed = tol.atol + tol.rtol * np.abs(e)
+        bad = err > allowed
+        ratio = np.divide(err, allowed, out=np.full_like(err, np.inf), where=allowed > 0)
+        ratio[err == 0] = 0.0
+        rel = np.divide(err, np.abs(e), out=np.where(err == 0, 0.0, np.inf), where=e != 0)
+    result.mismatched, result.nonfinite = int(bad.sum()), 0
+    result.ok = result.mismatched == 0
+    i_abs, i_rel, worst = int(np.argmax(err)), int(np.argmax(rel)), int(np.argmax(ratio))
+    result.max_abs_error, result.max_abs_index = float(err[i_abs]), _index(i_abs, shape)
+    result.max_rel_error, result.max_rel_index = float(rel[i_rel]), _index(i_rel, shape)
+    result.headroom = float(ratio[worst])
+    return bad, worst
 
 
 def _all_within(a: np.ndarray, e: np.ndarray, tol: Tolerance, result: Comparison) -> bool:

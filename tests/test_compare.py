@@ -147,3 +147,19 @@ def test_the_sampled_decoy_match_never_changes_the_verdict(seed, bad, where):
         a = a + 1e-3  # everything off
     score = matches({"": a}, {"": e}, TOL)
     assert (score <= 1.0) == compare(a, e, TOL).ok == (bad == 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), shape=hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=6))
+def test_the_finite_fast_path_reports_what_the_general_path_reports(data, shape):
+    """A plain wrong answer (all finite) takes fewer array passes; its report must equal the general path's."""
+    from grader.compare import _finite_failure, _general_failure
+    from grader.results import Comparison
+
+    e = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e3, 1e3))).ravel()
+    a = e + data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e-2, 1e-2))).ravel()
+    tol = data.draw(st.sampled_from([Tolerance(1e-4, 1e-4), Tolerance(0.0, 0.0), Tolerance(1e-3, 0.0)]))
+    fast, slow = Comparison(ok=False, shape_expected=e.shape), Comparison(ok=False, shape_expected=e.shape)
+    bad_fast, worst_fast = _finite_failure(np.abs(a - e), e, tol, fast)
+    bad_slow, worst_slow = _general_failure(a, e, tol, slow)
+    assert fast == slow and worst_fast == worst_slow and (bad_fast == bad_slow).all()
