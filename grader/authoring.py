@@ -6,7 +6,6 @@ in the text can never disagree with stage.yaml. Nothing here overwrites a learne
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import time
@@ -17,7 +16,7 @@ from typing import Any
 
 import jinja2
 
-from grader import fixtures, grade, stagecode
+from grader import atomic, fixtures, grade, stagecode
 from grader.course import Course, Stage
 from grader.errors import CourseError, FixtureError
 from grader.results import StageResult, Status
@@ -59,16 +58,7 @@ def render_instructions(course: Course, stage: Stage) -> str:
 
 def _atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic.write_text(path, text)
 
 
 def backup(root: Path, path: Path) -> Path:

@@ -187,16 +187,13 @@ def emit(report: Any, fmt: str, outputs: list[str], footer: list[str] | None = N
 
 def write_atomic(path: Path, data: str) -> None:
     """Write a file whole or not at all."""
-    import tempfile
+    from grader import atomic
 
     path = path.resolve()
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        atomic.write_text(path, data)
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror}")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(data)
-    os.replace(tmp, path)
+        raise UsageError(f"cannot write {path}: {e.strerror or e}; check the folder exists and is writable")
 
 
 def _next_step(course: Any, progress: Any, graded: list[Any]) -> list[str]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader import atomic
 from grader.errors import CourseError
 
 FORMAT_VERSION = 1
@@ -365,10 +365,8 @@ def _write_cache(root: Path, key: list[Any], course: Course) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         if not (root / ".grader" / ".gitignore").exists():
             (root / ".grader" / ".gitignore").write_text("*\n")
-        tmp = folder / f".course.{os.getpid()}.tmp"
         body = {k: v for k, v in asdict(course).items() if k != "root"}
-        tmp.write_text(json.dumps({"key": key, "course": body}, default=str), encoding="utf-8")
-        os.replace(tmp, root / CACHE)
+        atomic.write_text(root / CACHE, json.dumps({"key": key, "course": body}, default=str))
     except OSError:
         pass  # a read-only course folder: no cache, same verdicts
 

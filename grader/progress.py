@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader import atomic
 from grader.errors import GraderError
 from grader.results import StageResult
 
@@ -105,25 +106,4 @@ class Progress:
 
 def _write_atomic(path: Path, text: str) -> None:
     """Temp file in the same folder, fsync, rename over, fsync the folder; the temp file never stays behind."""
-    # A unique name opened with O_EXCL, like tempfile.mkstemp, without importing tempfile on every grade.
-    tmp = str(path.parent / f"{TEMP_PREFIX}{os.getpid()}-{time.monotonic_ns()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    atomic.write_text(path, text, prefix=TEMP_PREFIX)
