@@ -37,7 +37,22 @@ GRADED_TREE_CAP = 32 << 20  # bytes of student/ copied into the scratch folder
 GRADED_NPROC = 256  # processes the sandbox user may have, graded (when dropping to it)
 
 
-SANDBOX_USER = "nobody"
+SANDBOX_USER = "nobody"  # whose group the sandbox runs in
+SANDBOX_UID_BASE = 1_500_000_000  # one unused uid per grader process, far from any account's
+
+
+def _own_uid() -> int:
+    """An unprivileged uid for this grader process alone.
+
+    A batch worker's submission then cannot signal, or read the files of, another worker's, as it could if every
+    sandbox ran as `nobody`.
+    """
+    uid = SANDBOX_UID_BASE + os.getpid() % 100_000_000
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return uid
+    return pwd.getpwnam(SANDBOX_USER).pw_uid  # taken by a real account: fall back to nobody
 
 
 def libc() -> Any:
@@ -85,8 +100,8 @@ def make_plan(root: Path, hide: Sequence[Path] | None) -> Plan:
     uid = gid = None
     if os.geteuid() == 0:
         try:
-            user = pwd.getpwnam(SANDBOX_USER)
-            uid, gid = user.pw_uid, user.pw_gid
+            gid = pwd.getpwnam(SANDBOX_USER).pw_gid
+            uid = _own_uid()
         except KeyError:
             pass
     unblock: dict[str, list[str]] = {}
@@ -212,7 +227,7 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
         os.setresuid(plan.uid, plan.uid, plan.uid)
         if os.geteuid() == 0 or os.getuid() == 0:
             raise OSError(errno.EPERM, "could not drop root")
-        got.append(f"user {SANDBOX_USER} (uid {plan.uid})")
+        got.append(f"unprivileged user {plan.uid} (this grader's own, group {SANDBOX_USER})")
     elif os.geteuid() != 0 or not mounted:
         got.append(f"own user (uid {os.getuid()}): files it can read, the submission can read")
     libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)

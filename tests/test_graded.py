@@ -55,3 +55,20 @@ def run_checkpoint_mlp(checkpoint, layer, x):
     if "mount namespace" not in notes:
         pytest.skip(f"this machine gives no mount namespace: {notes}")
     assert {c.status.value for c in result.cases} == {"not_started"}, [c.message for c in result.cases]
+
+
+def test_each_grader_process_confines_to_its_own_uid(course):
+    """Two batch workers' submissions must not share a user: one could signal (kill -1) or read the other's."""
+    import os
+
+    from grader import confine
+
+    if os.geteuid() != 0:
+        pytest.skip("only a root grader changes user")
+    mine = confine.make_plan(course.root, None).uid
+    assert mine == confine.SANDBOX_UID_BASE + os.getpid() % 100_000_000
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if confine.make_plan(course.root, None).uid not in (mine, None) else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0

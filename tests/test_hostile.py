@@ -102,7 +102,7 @@ class Arena:
     def __init__(self, course: Course) -> None:
         self.course = course
         self.shared = Path(tempfile.mkdtemp(prefix="hostile-"))
-        self.shared.chmod(0o777)  # the graded child (nobody) writes its pids here
+        self.shared.chmod(0o777)  # the graded child (an unprivileged uid) writes its pids here
         self.pids = self.shared / "pids"
         self.tmp = self.shared / "tmp"  # the sandbox's scratch folders, apart from other runs on this machine
         self.tmp.mkdir(mode=0o755)
@@ -201,7 +201,7 @@ def test_graded_isolation_is_reported(mini, arena):
     note = next(n for n in result.notes if n.startswith("sandbox (graded):"))
     assert "scratch folder as cwd" in note and "cleared environment" in note
     if can_isolate():
-        assert "user nobody" in note and "network namespace" in note and "mount namespace" in note
+        assert "unprivileged user" in note and "network namespace" in note and "mount namespace" in note
 
 
 def test_fill_disk_is_stopped_by_a_cap(mini, arena):
