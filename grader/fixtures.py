@@ -15,7 +15,6 @@ import hashlib
 import io
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -235,15 +234,6 @@ def _fsync_dir(path: Path) -> None:
 
 
 # --- reading and verifying -----------------------------------------------------------------------------------
-
-
-@dataclass
-class CaseData:
-    """One case's inputs (as the learner receives them) and expected outputs (never sent to the learner)."""
-
-    inputs: dict[str, Any]
-    expected: dict[str, np.ndarray]
-    dtype: str | None
 
 
 class StageFixtures:

@@ -163,3 +163,9 @@ def test_hidden_case_leaks_nothing_through_messages_or_prints(mini):
     data = json.loads(run_cli("--stage", "double", "--format", "json", cwd=mini.root).stdout)
     hidden = next(c for c in data["stages"][0]["cases"] if c["id"] == "secret")
     assert "LEAK" not in json.dumps(hidden) and hidden["message"] == "exception (hidden case)"
+
+
+def test_a_mistyped_subcommand_is_named(mini):
+    proc = run_cli("shwo", "double", cwd=mini.root)
+    assert proc.returncode == 2 and "invalid choice: 'shwo'" in proc.stderr and "Traceback" not in proc.stderr
+    assert run_cli("--stage", "double", "show", "double", cwd=mini.root).returncode == 0  # option, then command
