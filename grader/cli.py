@@ -219,7 +219,7 @@ def write_atomic(path: Path, data: str) -> None:
 def _next_step(course: Any, progress: Any, graded: list[Any]) -> list[str]:
     for stage in course.stages:
         if not progress.passed(stage.id):
-            if stage in graded:
+            if stage in graded or progress.status(stage.id) not in (None, "not_started"):
                 return [f"Next: fix {stage.student_file}, then `python -m grader --stage {stage.id} --watch` "
                         f"(hint: `python -m grader hint {stage.id}`)"]
             return [f"Next: `python -m grader show {stage.id}`, then `python -m grader --stage {stage.id} --watch`"]

@@ -78,7 +78,7 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     not_run = stage.hidden_count + sum(c.hidden and c not in cases for c in stage.cases)
     out = StageResult(stage=stage.id, title=stage.title, cases=results, max_points=stage.points,
                       hidden_not_run=not_run,
-                      against=getattr(source, "against", None))
+                      against=getattr(source, "against", None), student_file=stage.student_file)
     out.notes.extend(getattr(source, "notices", []))
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
     out.notes.extend([sandbox.isolation()] if options.graded else [])  # which isolation held (SECURITY.md)

@@ -139,6 +139,7 @@ class StageResult:
     notes: list[str] = field(default_factory=list)
     hidden_not_run: int = 0  # hidden cases that exist but are only run at grading time
     against: str | None = None  # what the expected values came from, when not the shipped fixtures
+    student_file: str = ""  # the learner's file for this stage, e.g. student/gelu.py
 
     @property
     def status(self) -> Status:

@@ -83,8 +83,9 @@ def render_stage(stage: StageResult, style: Style) -> list[str]:
         lines.append(f"      graded against {stage.against}")
     if stage.status is Status.TODO:
         fn = stage.cases[0].function if stage.cases else "the function"
-        lines.append(f"      {fn}() still raises NotImplementedError. Open the stage's file under student/ and "
-                     f"read `python -m grader show {stage.stage}`.")
+        where = stage.student_file or "the stage's file under student/"
+        lines.append(f"      {fn}() still raises NotImplementedError: write it in {where}; the instructions are in "
+                     f"`python -m grader show {stage.stage}`.")
         return lines
     first = stage.cases[0] if stage.cases else None
     if first and first.status.category == "error" and all(
