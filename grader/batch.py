@@ -88,8 +88,8 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
 class _VerifiedInputs:
     """A stage's fixtures for a whole batch: each case's inputs read and verified once per process.
 
-    Expected outputs are still read from disk per grade, after the learner's child is forked, so no expected
-    value is ever in a child's memory.
+    Expected outputs are read from disk per grade, inside the short-lived process grade.py forks for each graded
+    stage, so none is left in this worker's memory for the next submission's children to find.
     """
 
     def __init__(self, course: Course, stage: Any) -> None:

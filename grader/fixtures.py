@@ -245,11 +245,10 @@ class StageFixtures:
         self.notices = [restored] if restored else []
         self._hashed: dict[str, tuple[int, int, int, int, str]] = {}
         self.manifest = self._manifest()
-        self._arrays: dict[str, np.ndarray] = {}
         for case in cases if cases is not None else stage.cases:
             self._check_case(case)
             for meta in self.manifest["cases"][case.id]["expected"].values():  # checked now, read later
-                self._verify_file(meta["file"], meta["sha256"], f"expected output of case '{case.id}'")
+                self._check_digest(meta["file"], meta["sha256"], f"expected output of case '{case.id}'")
         for name, digest in self.manifest.get("artifacts", {}).items():
             self._verify_file(f"artifacts/{name}", digest, what=f"artifact {name}")
 
@@ -285,6 +284,31 @@ class StageFixtures:
         if entry.get("digest") != _case_digest(case):
             raise self._fail(f"the fixture for case '{case.id}' was built from a different definition in "
                              f"{self.stage.file}")
+
+    def _check_digest(self, name: str, digest: str, what: str) -> None:
+        """Verify a file without keeping its bytes: read through one buffer, zeroed afterwards.
+
+        Expected outputs are checked before the learner's code runs, in the process that forks it: no copy of
+        them may be left in its memory for the child to find.
+        """
+        path = self.dir / name
+        buf = bytearray(1 << 16)
+        h = hashlib.sha256()
+        try:
+            with open(path, "rb", buffering=0) as f:
+                st = os.fstat(f.fileno())
+                size = 0
+                while n := f.readinto(buf):
+                    h.update(memoryview(buf)[:n])
+                    size += n
+        except OSError:
+            raise FixtureError(f"{path}: {what} is missing; {rebuild_hint(self.stage)}")
+        finally:
+            buf[:] = bytes(len(buf))
+        if size != st.st_size or h.hexdigest() != digest:
+            raise FixtureError(f"{path}: {what} does not match its digest in {MANIFEST} (edited or truncated); "
+                               f"{rebuild_hint(self.stage)}")
+        self._hashed[name] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, digest)
 
     def _verify_file(self, name: str, digest: str, what: str) -> bytes:
         path = self.dir / name

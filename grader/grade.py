@@ -1,7 +1,9 @@
 """Grades one stage: verified fixtures -> the learner's code in a child -> comparisons -> a StageResult.
 
-Expected outputs are read only after the child that runs the learner's code has been forked, and are compared
-here, in the grader's process.
+Expected outputs are compared here, in the grader's process, never in the learner's. Self-paced, they are read
+after the learner's child is forked. Graded, a whole stage is graded in a short-lived process forked for it: the
+process that forks the next submission's (or the next stage's) children never held an expected value, a decoy
+output or another submission's answers, only the results that come back, with hidden cases' values stripped.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 
 from grader import compare, fixtures, sandbox, stagecode
 from grader.course import Case, Course, Stage
+from grader.errors import GraderError
 from grader.results import CaseResult, Comparison, StageResult, Status
 
 
@@ -51,6 +54,59 @@ def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[...,
 def grade_stage(course: Course, stage: Stage, options: Options | None = None) -> StageResult:
     """Run every case of a stage and compare; FixtureError propagates (a damaged fixture is never graded)."""
     options = options or Options()
+    if options.graded:
+        return _in_own_process(lambda: _without_hidden_values(_grade(course, stage, options)))
+    return _grade(course, stage, options)
+
+
+def _without_hidden_values(result: StageResult) -> StageResult:
+    """A hidden case keeps its verdict and diagnosis; its values (expected, actual, errors) stay behind."""
+    for case in result.cases:
+        if case.hidden:
+            case.comparisons = []
+    return result
+
+
+def _in_own_process(work: Callable[[], StageResult]) -> StageResult:
+    """Run `work` in a forked process and return its result: whatever it read dies with it.
+
+    The result comes back pickled over a pipe; the process is the grader's own (the learner's code runs in its
+    children), so what it sends is trusted.
+    """
+    import os
+    import pickle
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # never returns into the caller
+        code = 0
+        try:
+            os.close(read_end)
+            try:
+                payload = pickle.dumps(("ok", work()))
+            except BaseException as e:  # noqa: BLE001 - carried to the caller, raised there
+                payload = pickle.dumps(("error", e if isinstance(e, GraderError) else
+                                        GraderError(f"grading failed: {type(e).__name__}: {e}")))
+            with os.fdopen(write_end, "wb") as f:
+                f.write(payload)
+        except BaseException:  # noqa: BLE001
+            code = 70
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        payload = f.read()
+    os.waitpid(pid, 0)
+    try:
+        kind, value = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - the grading process died before it could answer
+        raise GraderError("the process grading this stage ended without a result (killed, or out of memory)")
+    if kind == "error":
+        raise value
+    return value
+
+
+def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     cases = cases_to_run(stage, options)
     source = options.source or fixtures.StageFixtures(course, stage, cases)
     inputs = {c.id: source.inputs(c) for c in cases}

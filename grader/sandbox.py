@@ -288,7 +288,7 @@ def _children() -> set[int]:
 
 def _reap_escaped(known: set[int]) -> None:
     """Kill and reap the child's descendants that left its process group and were handed to us (subreaper)."""
-    if not _subreaper:
+    if _subreaper != os.getpid():
         return
     for _ in range(64):  # each round kills one generation; their own children are handed to us next
         escaped = _children() - known
@@ -306,14 +306,14 @@ def _reap_escaped(known: set[int]) -> None:
                 pass
 
 
-_subreaper = False
+_subreaper = 0  # the pid that is a subreaper: the setting is per process and not inherited by a fork
 
 
 def _become_subreaper() -> None:
     """PR_SET_CHILD_SUBREAPER: orphaned descendants become the grader's children, so they can be found."""
     global _subreaper
-    if not _subreaper and sys.platform.startswith("linux"):
-        _subreaper = confine.libc().prctl(36, 1, 0, 0, 0) == 0
+    if _subreaper != os.getpid() and sys.platform.startswith("linux"):
+        _subreaper = os.getpid() if confine.libc().prctl(36, 1, 0, 0, 0) == 0 else 0
 
 
 class _Frames:

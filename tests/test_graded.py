@@ -72,3 +72,41 @@ def test_each_grader_process_confines_to_its_own_uid(course):
         os._exit(0 if confine.make_plan(course.root, None).uid not in (mine, None) else 1)
     _, status = os.waitpid(pid, 0)
     assert os.WEXITSTATUS(status) == 0
+
+
+def test_a_submission_cannot_find_an_earlier_submissions_expected_values(mini_template, tmp_path):
+    """A batch worker grades one submission after another: the second must not read the first's answers.
+
+    Run in a fresh interpreter, like a batch worker, which only ever grades in the graded setting.
+    """
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.conftest import CORPUS, copy_course
+
+    if os.geteuid() != 0:
+        pytest.skip("the heap-scanning submission needs the graded setting's namespaces to be meaningful")
+    course = load_course(copy_course(mini_template, tmp_path / "course"))
+    for name, source in (("first", (CORPUS / "correct.py").read_text()),
+                         ("second", (ROOT / "tests/hostile/scans_heap_for_answers.py").read_text())):
+        folder = tmp_path / name / "student"
+        folder.mkdir(parents=True)
+        shutil.copy(course.root / "student" / "__init__.py", folder / "__init__.py")
+        (folder / "double.py").write_text(source)
+    script = f"""
+from pathlib import Path
+from grader import batch, grade
+from grader.course import load_course
+course = load_course({str(course.root)!r})
+stage = course.stage("double")
+for name in ("first", "second"):
+    opts = grade.Options(root=Path({str(tmp_path)!r}) / name, hidden=True, graded=True,
+                         source=batch._source(course, stage))
+    result = grade.grade_stage(course, stage, opts)
+    print(name, result.points, any("LEAK" in c.stdout for c in result.cases))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["first 4.0 False", "second 0.0 False"], out.stdout
