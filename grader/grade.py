@@ -145,8 +145,11 @@ def _collect(stage: Stage, options: Options, source: Any, inputs: dict[str, dict
              outcomes: Iterator[sandbox.Outcome], results: list[CaseResult], imported: set[str],
              total_weight: float) -> None:
     """Judge each outcome as it arrives; stop at a cancel (a newer save) or, self-paced, at a first timeout."""
+    # Self-paced, a cancel means a newer save: nothing here will be shown. Graded, it means the submission's time
+    # budget ran out: cases not yet run are skipped, but the ones that ran keep their verdicts.
+    cancel = None if options.graded else options.cancel
     for outcome in outcomes:
-        if options.cancel is not None and options.cancel():
+        if cancel is not None and cancel():
             return
         case = stage.case(outcome.case)
         result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
@@ -159,7 +162,7 @@ def _collect(stage: Stage, options: Options, source: Any, inputs: dict[str, dict
             result.status = outcome.status
         else:
             assert outcome.value is not None
-            _judge(stage, case, inputs[case.id], outcome.value, source, result, options.cancel)
+            _judge(stage, case, inputs[case.id], outcome.value, source, result, cancel)
         result.points = result.max_points if result.passed else 0.0
         results.append(result)
         if result.status is Status.TIMEOUT and not options.graded:

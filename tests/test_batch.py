@@ -193,3 +193,18 @@ def test_cli_usage_errors(mini_template: Path, tmp_path: Path) -> None:
     (tmp_path / "other.sqlite").write_bytes(b"not a database at all" * 100)
     bad = run_cli("report", "--db", str(tmp_path / "other.sqlite"), cwd=mini_template)
     assert bad.returncode == 2 and "not a gradebook" in bad.stderr
+
+
+def test_a_spent_budget_keeps_the_verdicts_of_the_cases_that_ran(mini_template: Path, tmp_path: Path) -> None:
+    """Cases that finished before the budget ran out keep their points; only the rest are 'not run'."""
+    course = load_course(mini_template)
+    subs = tmp_path / "subs"
+    loops_on_random = "def run_double(x):\n    while x.size == 128:\n        pass\n    return 2 * x\n"
+    folder(subs, "slow", student({**GOOD, "double": loops_on_random}))
+    entry = batch.grade_submission(course, submissions.discover(subs)[0], "d",
+                                   batch.BatchOptions(budget=1.5, stages=("double",)))
+    assert entry.report is not None
+    cases = {c.case: c for c in entry.report.stages[0].cases}
+    assert cases["small"].passed and cases["small"].points > 0
+    assert cases["random"].status.value in ("skipped", "timeout") and not cases["random"].passed
+    assert not cases["secret"].passed
