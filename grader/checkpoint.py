@@ -41,6 +41,10 @@ def source_for(course: Course, stage: Stage, path: Path | str) -> CheckpointSour
         which = f"`python -m grader --stage {ids[0]} --checkpoint {path}`" if ids else "a stage that reads one"
         raise UsageError(f"--checkpoint {path}: stage '{stage.id}' does not read a checkpoint, so there is nothing "
                          f"to grade against it; use {which}")
+    if not (stage.dir / "reference.py").exists():
+        raise UsageError(f"--checkpoint {path}: grading against your own checkpoint computes the expected values "
+                         "with the stage's reference solution, which this copy of the course does not ship (a "
+                         "learners' handout); grade the stage without --checkpoint")
     return CheckpointSource(stage, GPT2File.open(Path(path)))
 
 

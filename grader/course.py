@@ -308,6 +308,14 @@ def _unique(w: _Where, items: list[Any], ids: list[str], what: str) -> None:
 
 
 CACHE = Path(".grader") / "cache" / "course.json"
+MANIFEST_NAME = "MANIFEST.json"
+MAX_TIMEOUT, MAX_MEMORY_MB = 3600.0, 1 << 20  # an hour a call; 1 TiB
+LIMITS = (f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}] and memory_mb a whole number of MiB "
+          f"in (0, {MAX_MEMORY_MB}]")
+
+
+def _limits_ok(timeout: float, memory_mb: int) -> bool:
+    return math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT and 0 < memory_mb <= MAX_MEMORY_MB
 
 
 def load_course(root: Path | str = ".", cache: bool = True) -> Course:
@@ -403,8 +411,8 @@ def _load(root: Path) -> Course:
     defaults = w.fields(doc.get("defaults", YMap()), "defaults", {}, {"timeout": float, "memory_mb": int})
     timeout = float(defaults.get("timeout", 10.0))
     memory_mb = int(defaults.get("memory_mb", 4096))
-    if timeout <= 0 or memory_mb <= 0:
-        raise w.fail(defaults.line, "defaults: timeout and memory_mb must be greater than 0")
+    if not _limits_ok(timeout, memory_mb):
+        raise w.fail(defaults.line, f"defaults: {LIMITS}")
     entries = doc["stages"]
     if not entries:
         raise w.fail(_line(doc, "stages"), "the course lists no stages")
@@ -438,8 +446,8 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
     functions = _functions(w, m["functions"])
     stage_timeout = float(m.get("timeout", timeout))
     stage_memory = int(m.get("memory_mb", memory_mb))
-    if stage_timeout <= 0 or stage_memory <= 0:
-        raise w.fail(m.line, "timeout and memory_mb must be greater than 0")
+    if not _limits_ok(stage_timeout, stage_memory):
+        raise w.fail(m.line, LIMITS)
     derived = "hidden_cases" in m  # written by `python -m grader handout`: no reference.py in this copy
     if m.get("hidden_cases", 0) < 0:
         raise w.fail(_line(m, "hidden_cases"), "hidden_cases must be >= 0")
@@ -465,8 +473,8 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
     if len(modules) > 1:
         raise w.fail(_line(m, "functions"), f"all functions of a stage live in one learner file, got {sorted(modules)}")
     stage_points = float(points if points is not None else m.get("points", 1.0))
-    if stage_points < 0:
-        raise w.fail(_line(m, "points"), "points must be >= 0")
+    if not (math.isfinite(stage_points) and stage_points >= 0):
+        raise w.fail(_line(m, "points"), "points must be a finite number >= 0")
     return Stage(id=stage_id, title=m["title"], dir=sdir, summary=m.get("summary", ""), functions=functions,
                  tolerance=tol, cases=cases, points=stage_points, timeout=stage_timeout, memory_mb=stage_memory,
                  depends_on=depends, hints=tuple(_strings(w, m, "hints")), decoys=decoys,
@@ -538,8 +546,9 @@ def _cases(w: _Where, m: YMap, functions: tuple[Function, ...], tol: Tolerance) 
     for i, c in enumerate(items):
         w.fields(c, "a case", {"id": str, "inputs": dict},
                  {"function": str, "visibility": str, "weight": float, "tolerance": dict}, items.item_lines[i])
-        if not re.match(r"^[A-Za-z0-9_.-]+$", c["id"]):
-            raise w.fail(_line(c, "id"), f"case id '{c['id']}' may hold only letters, digits, '_', '-' and '.'")
+        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", c["id"]) or c["id"] in ("artifacts", MANIFEST_NAME):
+            raise w.fail(_line(c, "id"), f"case id '{c['id']}' must start with a letter, digit or '_' and hold only "
+                         "those, '-' and '.' (and not be 'artifacts' or 'MANIFEST.json', the fixture folder's own)")
         fn = next(f for f in functions if f.name == _target(w, c, "function", functions))
         given, wanted = list(c["inputs"]), list(fn.params)
         if set(given) != set(wanted):
@@ -551,8 +560,8 @@ def _cases(w: _Where, m: YMap, functions: tuple[Function, ...], tol: Tolerance) 
         if visibility not in ("public", "hidden"):
             raise w.fail(_line(c, "visibility"), f"visibility must be 'public' or 'hidden', got '{visibility}'")
         weight = float(c.get("weight", 1.0))
-        if weight <= 0:
-            raise w.fail(_line(c, "weight"), "weight must be > 0")
+        if not (math.isfinite(weight) and weight > 0):
+            raise w.fail(_line(c, "weight"), "weight must be a finite number > 0")
         case_tol = _tolerance(w, c["tolerance"], f"case '{c['id']}' tolerance") if "tolerance" in c else tol
         out.append(Case(id=c["id"], function=fn.name, inputs=inputs, tolerance=case_tol,
                         hidden=visibility == "hidden", weight=weight, line=items.item_lines[i]))
@@ -588,14 +597,16 @@ def _input(w: _Where, m: YMap, name: str) -> InputSpec:
         "dtype": lambda: spec.get("dtype", "float32") in DTYPES,
         "shape": lambda: all(_is(d, int) and d >= 0 for d in spec.get("shape", [])),
         "random": lambda: spec.get("random", "normal") in DISTRIBUTIONS,
-        "values": lambda: _numeric(spec.get("values", [])),
+        "values": lambda: _numeric(spec.get("values", [])) and _rectangular(spec.get("values", [])),
         "scale": lambda: spec.get("scale", 1.0) >= 0,
+        "seed": lambda: 0 <= spec.get("seed", 0) < 2**32,
     }
     messages = {"dtype": f"dtype must be one of {', '.join(DTYPES)}",
                 "shape": "shape must be a list of whole numbers >= 0",
                 "random": f"random must be one of {', '.join(DISTRIBUTIONS)}",
-                "values": "values must be a (nested) list of numbers",
-                "scale": "scale must be >= 0"}
+                "values": "values must be a (nested) list of numbers, every row the same length",
+                "scale": "scale must be >= 0",
+                "seed": "seed must be a whole number from 0 to 2**32 - 1 (numpy's RandomState)"}
     for key, ok in checks.items():
         if key in spec and not ok():
             raise w.fail(_line(spec, key), f"{what}: {messages[key]}")
@@ -603,6 +614,19 @@ def _input(w: _Where, m: YMap, name: str) -> InputSpec:
         raise w.fail(_line(spec, "random"), f"{what}: a uniform input needs 'low' and 'high'")
     clean = {k: _plain(v) for k, v in spec.items()}
     return InputSpec(name=name, kind=kind, spec=clean)
+
+
+def _rectangular(values: Any) -> bool:
+    """Whether a nested list has one shape (numpy refuses ragged ones)."""
+    def shape(v: Any) -> tuple[int, ...] | None:
+        if not isinstance(v, list):
+            return ()
+        inner = {shape(x) for x in v}
+        if None in inner or len(inner) > 1:
+            return None
+        rest = inner.pop() if inner else ()
+        return None if rest is None else (len(v), *rest)
+    return shape(values) is not None
 
 
 def _numeric(values: Any) -> bool:

@@ -183,7 +183,13 @@ def build(course: Course, stage: Stage, notes: list[str] | None = None) -> Path:
 
 def _build_case(stage: Stage, case: Case, tmp: Path) -> dict[str, Any]:
     (tmp / case.id).mkdir()
-    inputs = {spec.name: make_input(stage, spec, tmp / "artifacts") for spec in case.inputs}
+    inputs = {}
+    for spec in case.inputs:
+        try:
+            inputs[spec.name] = make_input(stage, spec, tmp / "artifacts")
+        except (ValueError, TypeError, OverflowError) as e:  # e.g. a generator's keyword the YAML misspelt
+            raise FixtureError(f"{stage.file}:{case.line}: case '{case.id}', input '{spec.name}': cannot make it: "
+                               f"{type(e).__name__}: {e}") from e
     entry: dict[str, Any] = {"hidden": case.hidden, "digest": _case_digest(case), "inputs": {}, "expected": {},
                              "dtype": output_dtype(stage, case, inputs)}
     for spec in case.inputs:
@@ -236,6 +242,28 @@ def _fsync_dir(path: Path) -> None:
 # --- reading and verifying -----------------------------------------------------------------------------------
 
 
+def _manifest_ok(m: Any, stage_id: str) -> bool:
+    """The shape of MANIFEST.json, checked field by field (no assert: `python -O` would skip it)."""
+    def meta_ok(meta: Any) -> bool:
+        return isinstance(meta, dict) and ("value" in meta or isinstance(meta.get("artifact"), str) or (
+            isinstance(meta.get("file"), str) and isinstance(meta.get("sha256"), str)))
+
+    if not (isinstance(m, dict) and m.get("format") == FORMAT and m.get("stage") == stage_id):
+        return False
+    cases, artifacts = m.get("cases"), m.get("artifacts", {})
+    if not (isinstance(cases, dict) and isinstance(artifacts, dict)):
+        return False
+    if not all(isinstance(d, str) for d in artifacts.values()):
+        return False
+    for entry in cases.values():
+        if not (isinstance(entry, dict) and isinstance(entry.get("inputs"), dict)
+                and isinstance(entry.get("expected"), dict)):
+            return False
+        if not all(meta_ok(x) for x in [*entry["inputs"].values(), *entry["expected"].values()]):
+            return False
+    return True
+
+
 class StageFixtures:
     """A stage's verified fixture set. Construction checks the manifest and every digest."""
 
@@ -262,15 +290,9 @@ class StageFixtures:
                                f"build them with `python -m grader fixtures build --stage {self.stage.id}`")
         try:
             manifest = json.loads(path.read_text(encoding="utf-8"))
-            assert manifest["format"] == FORMAT and manifest["stage"] == self.stage.id
-            assert isinstance(manifest["cases"], dict)
-            for entry in manifest["cases"].values():
-                for meta in [*entry["inputs"].values(), *entry["expected"].values()]:
-                    assert isinstance(meta, dict)
-                    assert "value" in meta or "artifact" in meta or (
-                        isinstance(meta["file"], str) and isinstance(meta["sha256"], str))
-            assert all(isinstance(d, str) for d in manifest.get("artifacts", {}).values())
-        except (ValueError, KeyError, AssertionError, TypeError, UnicodeDecodeError):
+            if not _manifest_ok(manifest, self.stage.id):
+                raise ValueError("not a manifest")
+        except (ValueError, UnicodeDecodeError, OSError, RecursionError):
             raise self._fail("the manifest is damaged or from another grader")
         code = _code_digest(self.stage)
         if code is not None and manifest.get("code") != code:

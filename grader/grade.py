@@ -17,7 +17,7 @@ import numpy as np
 
 from grader import compare, fixtures, sandbox, stagecode
 from grader.course import Case, Course, Stage
-from grader.errors import GraderError
+from grader.errors import GraderError, UsageError
 from grader.results import CaseResult, Comparison, StageResult, Status
 
 
@@ -46,6 +46,10 @@ def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[...,
     todo = list(stage.depends_on)
     while todo:
         dep = course.stage(todo.pop())
+        if not (dep.dir / "reference.py").exists():
+            raise UsageError(f"--isolate needs the reference solution of stage '{dep.id}', which this copy of the "
+                             "course does not ship (a learners' handout); grade without --isolate: the report "
+                             "still says which earlier stage does not pass")
         out[dep.module] = {f.name: stagecode.reference(dep, f.name) for f in dep.functions}
         todo.extend(dep.depends_on)
     return out

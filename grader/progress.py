@@ -82,7 +82,8 @@ class Progress:
     def next_hint(self, stage_id: str, count: int) -> int | None:
         """The index of the next hint to show (advancing the counter), or None when all were shown."""
         entry = self.stages.setdefault(stage_id, {})
-        shown = int(entry.get("hints_shown", 0))
+        shown = entry.get("hints_shown", 0)
+        shown = shown if isinstance(shown, int) and not isinstance(shown, bool) and shown >= 0 else 0
         if shown >= count:
             return None
         entry["hints_shown"] = shown + 1

@@ -93,6 +93,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         stages = list(course.stages) if "all" in wanted else [course.stage(s) for s in wanted]
     except GraderError as e:
         raise pytest.UsageError(str(e))
+    if items:  # `pytest --stage gelu` in a course that has its own test suite: run the stage, not the suite
+        config.hook.pytest_deselected(items=list(items))
+        items.clear()
     for stage in stages:
         collector = StageCollector.from_parent(session, name=stage.id, nodeid=stage.id, course=course,
                                                stage=stage, public_only=config.getoption("--public-only"))

@@ -116,9 +116,9 @@ class Watch:
 
     def on_change(self, paths: set[str]) -> None:
         """Files changed: end any running grade and queue a new one (pending paths merge: one grade)."""
-        with self.lock:
+        with self.lock:  # together with grade()'s taking of `pending`: a save is either in this grade or ends it
             self.pending |= paths
-        self.interrupt.set()
+            self.interrupt.set()
         self.events.put(("files", None))
 
     def on_notice(self, line: str) -> None:
@@ -187,8 +187,8 @@ class Watch:
 
     def grade(self) -> None:
         """Grade the current stage and show the verdict, unless a newer event superseded it."""
-        self.interrupt.clear()  # from here on, any save ends this grade
         with self.lock:
+            self.interrupt.clear()  # from here on, any save ends this grade
             paths, self.pending = self.pending, set()
         if any(Path(p).is_relative_to(self.stage.dir) for p in paths):
             self.reload()

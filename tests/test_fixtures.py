@@ -140,3 +140,20 @@ def test_a_long_lived_fixture_set_still_sees_an_edit(mini):
     path.write_bytes(bytes(flipped))  # same size; ctime moves even within one mtime tick
     with pytest.raises(FixtureError, match="does not match its digest"):
         data.expected(case)
+
+
+def test_a_manifest_of_the_wrong_shape_is_refused_not_a_traceback(mini):
+    path = mini.root / "fixtures/double/MANIFEST.json"
+    manifest = json.loads(path.read_text())
+    manifest["cases"]["small"]["inputs"] = ["not", "a", "mapping"]
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(FixtureError, match="the manifest is damaged"):
+        grade.grade_stage(mini, mini.stage("double"))
+
+
+def test_a_generator_keyword_the_yaml_misspelt_is_a_located_error(mini):
+    path = mini.root / "stages/combine/stage.yaml"
+    path.write_text(path.read_text().replace("n: 12", "m: 12"))
+    course = load_course(mini.root)
+    with pytest.raises(FixtureError, match=r"stage.yaml:\d+: case 'pair', input 'y': cannot make it: TypeError"):
+        fixtures.build(course, course.stage("combine"))

@@ -117,7 +117,9 @@ def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set
     cat = case.status.category
     head = style(f"  {MARK[cat]} ", cat) + f"{label or case.case:<22} "
     pad = " " * 7
-    if case.hidden and not case.passed:
+    if case.hidden and case.passed:
+        return [head + style("passes (hidden case)", "dim")]
+    if case.hidden:
         # Hidden inputs must not leak: not through values, shapes, messages or what the learner's code printed.
         what = "does not match" if case.status is Status.FAIL else case.status.value.replace("_", " ")
         out = [head + style(what, cat) + style(" (hidden case: only the verdict and a known mistake are shown)",
@@ -177,6 +179,8 @@ def _point(m: Mismatch) -> str:
 def _comparison_detail(comp: Comparison, case: CaseResult) -> Iterable[str]:
     if comp.problem or comp.worst is None:
         return
+    if comp.key:  # a function that returns a dict: say which entry each block is about
+        yield f"'{comp.key}':"
     w = comp.worst
     allowed = case.atol + case.rtol * abs(w.expected)
     yield (f"worst at {_idx(w.index)}: expected {_num(w.expected)}, got {_num(w.actual)} "
