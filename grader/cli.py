@@ -118,6 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # noqa: BLE001 - a bug of the grader's: exit 2 (not "some stage fails"), say so
+        import traceback
+
+        traceback.print_exc()
+        print(f"error: the grader itself failed ({type(e).__name__}: {e}). This is a bug in the grader, not in "
+              "your code; please report it with the lines above.", file=sys.stderr)
+        return 2
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -195,7 +202,7 @@ def emit(report: Any, fmt: str, outputs: list[str], footer: list[str] | None = N
     from grader.report import text
 
     for spec in outputs:
-        kind, _, path = spec.rpartition("=") if "=" in spec else (fmt, "", spec)
+        kind, _, path = spec.partition("=") if "=" in spec else (fmt, "", spec)
         if kind not in FORMATS:
             raise UsageError(f"--output {spec}: unknown format '{kind}' (formats: {', '.join(FORMATS)})")
         write_atomic(Path(path), render(report, kind))

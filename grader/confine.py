@@ -4,7 +4,8 @@ The student/ folder is copied into a scratch folder that becomes the child's cwd
 cleared; where the system allows, the child gets a new network namespace (no network) and a new mount namespace in
 which the course's fixtures/, stages/ and .grader/ are covered by empty tmpfs mounts (input files it needs are
 bound read-only into the scratch folder) and the scratch folder is a size-capped tmpfs; running as root, it drops
-to the unprivileged user `nobody`, and it refuses to run the submission as root at all. `scrub` blanks, in the
+to an unused uid of its grader process alone (in `nobody`'s group), and it refuses to run the submission as
+root at all. `scrub` blanks, in the
 child's copy of the grader's memory, what earlier grades left there. See SECURITY.md.
 """
 

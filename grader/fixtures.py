@@ -124,7 +124,11 @@ def recover(course: Course, stage: Stage) -> str | None:
     old = final.with_name(f".{stage.id}.old")
     if final.exists() or not old.is_dir():
         return None
-    os.replace(old, final)
+    try:
+        os.replace(old, final)
+    except OSError as e:
+        raise FixtureError(f"{final}: missing after an interrupted build, and {old} could not be put back "
+                           f"({e.strerror or e}); {rebuild_hint(stage)}") from e
     return f"fixtures/{stage.id} was restored from the previous fixtures: a build was interrupted"
 
 

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from grader import child, confine
+from grader.errors import GraderError
 from grader.results import Status
 
 STREAM_CAP = 8 * 1024  # bytes of stdout / stderr kept per call
@@ -151,17 +152,31 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
                cancel: Callable[[], bool] | None, plan: confine.Plan | None) -> Iterator[Outcome]:
     global _last_isolation
     known = _children()
-    scratch = confine.make_scratch(plan) if plan is not None else None
-    res_r, res_w = os.pipe()
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    try:  # a [64, 3072] output crosses in a few writes, not a dozen 64 KiB round trips
-        fcntl.fcntl(res_w, _F_SETPIPE_SZ, 1 << 20)
-    except OSError:
-        pass
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
+    scratch, fds = None, []
+    try:
+        scratch = confine.make_scratch(plan) if plan is not None else None
+        res_r, res_w = os.pipe()
+        fds += [res_r, res_w]
+        out_r, out_w = os.pipe()
+        fds += [out_r, out_w]
+        err_r, err_w = os.pipe()
+        fds += [err_r, err_w]
+        try:  # a [64, 3072] output crosses in a few writes, not a dozen 64 KiB round trips
+            fcntl.fcntl(res_w, _F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+    except OSError as e:  # out of processes, descriptors or disk: the machine's problem, said as such
+        for fd in fds:
+            os.close(fd)
+        if scratch is not None:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
+        raise GraderError(f"cannot start a process for the learner's code ({e.strerror or e}); the machine is "
+                          "out of processes, file descriptors or disk space: free some and grade again") from e
     if pid == 0:  # the child never returns from here
         for fd in (res_r, out_r, err_r):
             os.close(fd)

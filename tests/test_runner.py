@@ -230,3 +230,17 @@ def _alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_machine_out_of_processes_is_a_clear_error_not_a_leak(mini, monkeypatch):
+    from grader.errors import GraderError
+
+    before = len(os.listdir("/proc/self/fd"))
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    with pytest.raises(GraderError, match="cannot start a process for the learner's code"):
+        grade_source(mini, "double", (CORPUS / "correct.py").read_text())
+    assert len(os.listdir("/proc/self/fd")) == before
