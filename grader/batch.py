@@ -107,6 +107,9 @@ class _VerifiedInputs:
     def dtype(self, case: Any) -> str | None:
         return self.fixtures.dtype(case)
 
+    def input_digest(self, case: Any) -> str:
+        return self.fixtures.input_digest(case)
+
 
 _SOURCES: dict[str, _VerifiedInputs] = {}
 

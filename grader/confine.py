@@ -283,3 +283,4 @@ def scrub() -> None:
         elif isinstance(obj, Comparison):
             obj.worst, obj.first = None, []
     grade._DECOY_CACHE.clear()  # decoy outputs on hidden cases are as telling as expected values
+    grade._PUBLIC_DECOYS.clear()

@@ -87,7 +87,9 @@ def _in_own_process(work: Callable[[], StageResult]) -> StageResult:
         try:
             os.close(read_end)
             try:
-                payload = pickle.dumps(("ok", work()))
+                result = work()
+                public = {k: v for k, v in _DECOY_CACHE.items() if k in _PUBLIC_DECOYS}
+                payload = pickle.dumps(("ok", (result, public)))
             except BaseException as e:  # noqa: BLE001 - carried to the caller, raised there
                 payload = pickle.dumps(("error", e if isinstance(e, GraderError) else
                                         GraderError(f"grading failed: {type(e).__name__}: {e}")))
@@ -107,7 +109,12 @@ def _in_own_process(work: Callable[[], StageResult]) -> StageResult:
         raise GraderError("the process grading this stage ended without a result (killed, or out of memory)")
     if kind == "error":
         raise value
-    return value
+    result, public = value
+    # Decoy outputs on public cases come back to be kept (their inputs and expected values ship in the handout
+    # anyway): the next stage process inherits them instead of recomputing an MLP's seven known mistakes.
+    _DECOY_CACHE.update(public)
+    _PUBLIC_DECOYS.update(public)
+    return result
 
 
 def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
@@ -215,6 +222,7 @@ class _Lazy:
 # Decoy outputs depend only on the case's inputs: kept per process (a watch session, a batch worker), keyed by
 # the inputs' digests, so a cohort of wrong MLPs costs the decoys' float64 matmuls once, not once per submission.
 _DECOY_CACHE: dict[tuple[str, str, str, str], dict[str, np.ndarray]] = {}
+_PUBLIC_DECOYS: set[tuple[str, str, str, str]] = set()  # keys of public cases' decoy outputs
 
 
 def _decoy_output(stage: Stage, case: Case, name: str, inputs: _Lazy,
@@ -230,6 +238,8 @@ def _decoy_output(stage: Stage, case: Case, name: str, inputs: _Lazy,
         out = fixtures.outputs_of(stage, case, raw)
         if digest:
             _DECOY_CACHE[key] = out
+            if not case.hidden:
+                _PUBLIC_DECOYS.add(key)
         return out
     return produce
 

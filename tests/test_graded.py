@@ -110,3 +110,22 @@ for name in ("first", "second"):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[:2] == ["first 4.0 False", "second 0.0 False"], out.stdout
+
+
+def test_only_public_decoy_outputs_outlive_a_graded_stage(mini_template, tmp_path):
+    """Decoy outputs on hidden cases give expected values away (no-bias decoy + bias); only public ones are kept."""
+    from grader import batch
+    from grader import grade as grade_module
+    from tests.conftest import copy_course
+
+    course = load_course(copy_course(mini_template, tmp_path / "course"))
+    (course.root / "student" / "double.py").write_text("def run_double(x):\n    return x + 2\n")  # plus_two
+    stage = course.stage("double")
+    grade_module._DECOY_CACHE.clear()
+    grade_module._PUBLIC_DECOYS.clear()
+    opts = grade.Options(hidden=True, graded=True, source=batch._source(course, stage))
+    result = grade.grade_stage(course, stage, opts)
+    assert {c.case: c.diagnosis for c in result.cases} == {"small": "plus_two", "random": "plus_two",
+                                                           "secret": "plus_two"}
+    kept = {key[1] for key in grade_module._DECOY_CACHE}
+    assert kept == {"small", "random"}  # public cases only; 'secret' stayed in the stage's own process
