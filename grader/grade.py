@@ -87,8 +87,9 @@ def _in_own_process(work: Callable[[], StageResult]) -> StageResult:
         try:
             os.close(read_end)
             try:
+                known = set(_DECOY_CACHE)
                 result = work()
-                public = {k: v for k, v in _DECOY_CACHE.items() if k in _PUBLIC_DECOYS}
+                public = {k: v for k, v in _DECOY_CACHE.items() if k in _PUBLIC_DECOYS and k not in known}
                 payload = pickle.dumps(("ok", (result, public)))
             except BaseException as e:  # noqa: BLE001 - carried to the caller, raised there
                 payload = pickle.dumps(("error", e if isinstance(e, GraderError) else
