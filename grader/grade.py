@@ -59,6 +59,8 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     """Run every case of a stage and compare; FixtureError propagates (a damaged fixture is never graded)."""
     options = options or Options()
     if options.graded:
+        global _DECOY_DISK
+        _DECOY_DISK = course.root / ".grader" / "decoys"
         return _in_own_process(lambda: _without_hidden_values(_grade(course, stage, options)))
     return _grade(course, stage, options)
 
@@ -226,23 +228,61 @@ _DECOY_CACHE: dict[tuple[str, str, str, str], dict[str, np.ndarray]] = {}
 _PUBLIC_DECOYS: set[tuple[str, str, str, str]] = set()  # keys of public cases' decoy outputs
 
 
+# Graded, hidden cases' decoy outputs are kept on disk under the course's .grader/ (a folder graded children
+# cannot see: the mount namespace covers it), never in a worker's memory: see _in_own_process.
+_DECOY_DISK: Path | None = None
+
+
 def _decoy_output(stage: Stage, case: Case, name: str, inputs: _Lazy,
                   digest: str | None) -> Callable[[], dict[str, Any]]:
     key = (str(stage.dir), case.id, name, digest or "")
+    disk = _DECOY_DISK if digest and case.hidden else None
 
     def produce() -> dict[str, Any]:
         if digest and key in _DECOY_CACHE:
             return _DECOY_CACHE[key]
-        fn = stagecode.function(stage, "decoys.py", name)
-        with np.errstate(all="ignore"):  # decoys overflow where the real thing does not; that is their job
-            raw = fn(**{k: v.copy() if isinstance(v, np.ndarray) else v for k, v in inputs.get().items()})
-        out = fixtures.outputs_of(stage, case, raw)
+        out = _load_decoy(disk, key) if disk is not None else None
+        if out is None:
+            fn = stagecode.function(stage, "decoys.py", name)
+            with np.errstate(all="ignore"):  # decoys overflow where the real thing does not; that is their job
+                raw = fn(**{k: v.copy() if isinstance(v, np.ndarray) else v for k, v in inputs.get().items()})
+            out = fixtures.outputs_of(stage, case, raw)
+            if disk is not None:
+                _save_decoy(disk, key, out)
         if digest:
             _DECOY_CACHE[key] = out
             if not case.hidden:
                 _PUBLIC_DECOYS.add(key)
         return out
     return produce
+
+
+def _decoy_file(disk: Path, key: tuple[str, str, str, str]) -> Path:
+    import hashlib
+
+    return disk / (hashlib.sha256("\0".join(key).encode()).hexdigest()[:32] + ".npz")
+
+
+def _load_decoy(disk: Path, key: tuple[str, str, str, str]) -> dict[str, np.ndarray] | None:
+    try:
+        with np.load(_decoy_file(disk, key), allow_pickle=False) as data:
+            return {("" if k == "_" else k): data[k] for k in data.files}
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _save_decoy(disk: Path, key: tuple[str, str, str, str], out: dict[str, np.ndarray]) -> None:
+    import io
+
+    from grader import atomic
+
+    buf = io.BytesIO()
+    np.savez(buf, allow_pickle=False, **{(k or "_"): v for k, v in out.items()})
+    try:
+        disk.mkdir(parents=True, exist_ok=True, mode=0o700)
+        atomic.write_bytes(_decoy_file(disk, key), buf.getvalue())
+    except OSError:
+        pass  # a read-only course folder: recomputed next time, same verdicts
 
 
 def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: StageResult,

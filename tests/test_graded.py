@@ -129,3 +129,21 @@ def test_only_public_decoy_outputs_outlive_a_graded_stage(mini_template, tmp_pat
                                                            "secret": "plus_two"}
     kept = {key[1] for key in grade_module._DECOY_CACHE}
     assert kept == {"small", "random"}  # public cases only; 'secret' stayed in the stage's own process
+
+
+def test_hidden_decoy_outputs_are_reused_from_a_folder_graded_children_cannot_see(mini_template, tmp_path):
+    from grader import batch
+    from grader import grade as grade_module
+    from tests.conftest import copy_course
+
+    course = load_course(copy_course(mini_template, tmp_path / "course"))
+    (course.root / "student" / "double.py").write_text("def run_double(x):\n    return x + 2\n")
+    stage = course.stage("double")
+    opts = grade.Options(hidden=True, graded=True, source=batch._source(course, stage))
+    first = grade.grade_stage(course, stage, opts)
+    files = sorted((course.root / ".grader" / "decoys").glob("*.npz"))
+    assert len(files) == 2  # the hidden case's two decoys, written once
+    grade_module._DECOY_CACHE.clear()
+    second = grade.grade_stage(course, stage, opts)
+    assert [c.diagnosis for c in first.cases] == [c.diagnosis for c in second.cases] == ["plus_two"] * 3
+    assert sorted((course.root / ".grader" / "decoys").glob("*.npz")) == files

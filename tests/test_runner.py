@@ -244,3 +244,14 @@ def test_a_machine_out_of_processes_is_a_clear_error_not_a_leak(mini, monkeypatc
     with pytest.raises(GraderError, match="cannot start a process for the learner's code"):
         grade_source(mini, "double", (CORPUS / "correct.py").read_text())
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_an_array_two_calls_share_reaches_the_second_unchanged(tmp_path):
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "__init__.py").write_text("")
+    (tmp_path / "student" / "m.py").write_text("def f(x):\n    out = x.sum()\n    x *= 0\n    return [out]\n")
+    x = np.arange(5.0)
+    calls = [sandbox.Call(case=str(k), module="student.m", function="f", inputs={"x": x}) for k in range(2)]
+    outcomes = list(sandbox.run(tmp_path, calls, sandbox.Limits(timeout=5, memory_mb=1024)))
+    assert [o.value[""].tolist() for o in outcomes] == [[10.0], [10.0]]
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]  # and the grader's own copy is untouched
