@@ -13,7 +13,6 @@ from __future__ import annotations
 import faulthandler
 import fcntl
 import importlib
-import importlib.abc
 import importlib.machinery
 import io
 import json
@@ -23,7 +22,6 @@ import signal
 import struct
 import sys
 import time
-import traceback
 import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,7 +48,7 @@ class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
         raise OSError("always compile learner code from source")
 
 
-class _StudentFinder(importlib.abc.MetaPathFinder):
+class _StudentFinder:  # a meta path finder by protocol: importlib.abc would pull in importlib.resources
     def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
         if name != "student" and not name.startswith("student."):
             return None
@@ -283,6 +281,8 @@ def _rel(root: Path, filename: str) -> str:
 
 def _trimmed(root: Path, e: BaseException, what: str) -> str:
     """The traceback cut down to the learner's own frames (and the library line that raised, if any)."""
+    import traceback  # only when the learner's code raised: kept off every grade's start-up
+
     student = str(root / "student")
     frames = traceback.extract_tb(e.__traceback__)
     mine = [f for f in frames if f.filename.startswith(student)]
