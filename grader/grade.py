@@ -79,6 +79,7 @@ def _in_own_process(work: Callable[[], StageResult]) -> StageResult:
     The result comes back pickled over a pipe; the process is the grader's own (the learner's code runs in its
     children), so what it sends is trusted.
     """
+    import gc
     import os
     import pickle
 
@@ -87,6 +88,7 @@ def _in_own_process(work: Callable[[], StageResult]) -> StageResult:
     if pid == 0:  # never returns into the caller
         code = 0
         try:
+            gc.disable()  # short-lived: a collection would only copy-on-write pages shared with the parent
             os.close(read_end)
             try:
                 known = set(_DECOY_CACHE)
