@@ -1,9 +1,10 @@
 """Grades one stage: verified fixtures -> the learner's code in a child -> comparisons -> a StageResult.
 
 Expected outputs are compared here, in the grader's process, never in the learner's. Self-paced, they are read
-after the learner's child is forked. Graded, a whole stage is graded in a short-lived process forked for it: the
-process that forks the next submission's (or the next stage's) children never held an expected value, a decoy
-output or another submission's answers, only the results that come back, with hidden cases' values stripped.
+after the learner's child is forked. Graded, a stage with hidden cases is graded in a short-lived process forked
+for it: the process that forks the next submission's (or the next stage's) children never held a hidden expected
+value, a hidden decoy output or another submission's hidden answers, only the results that come back, with hidden
+cases' values stripped. (Public inputs and expected values are no secret: they ship in the learners' handout.)
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[...,
 def grade_stage(course: Course, stage: Stage, options: Options | None = None) -> StageResult:
     """Run every case of a stage and compare; FixtureError propagates (a damaged fixture is never graded)."""
     options = options or Options()
-    if options.graded:
+    # Graded with hidden cases: in a process of its own (see _in_own_process). A stage run without hidden cases
+    # holds nothing a learner lacks (public inputs and expected values ship in the handout): graded in place.
+    if options.graded and any(c.hidden for c in cases_to_run(stage, options)):
         global _DECOY_DISK
         _DECOY_DISK = course.root / ".grader" / "decoys"
         return _in_own_process(lambda: _without_hidden_values(_grade(course, stage, options)))
