@@ -121,6 +121,22 @@ def _source(course: Course, stage: Any) -> _VerifiedInputs:
     return _SOURCES[key]
 
 
+def _warm(course: Course, options: BatchOptions) -> None:
+    """Read every stage's inputs once, then freeze the heap.
+
+    The processes forked for each stage and submission then share these pages instead of copying them as garbage
+    collection walks the objects.
+    """
+    import gc
+
+    for stage in [course.stage(s) for s in options.stages] if options.stages else course.stages:
+        source = _source(course, stage)
+        for case in stage.cases:
+            source.inputs(case)
+    gc.collect()
+    gc.freeze()
+
+
 _WORKER: dict[str, object] = {}  # the course and options, inherited by forked workers
 
 
@@ -160,6 +176,7 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
 
 def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
              options: BatchOptions) -> Iterator[Entry]:
+    _warm(course, options)
     if options.jobs == 1 or len(todo) <= 1:
         for sub, digest in todo:
             yield grade_submission(course, sub, digest, options)
