@@ -607,8 +607,9 @@ def _input(w: _Where, m: YMap, name: str) -> InputSpec:
                 "values": "values must be a (nested) list of numbers, every row the same length",
                 "scale": "scale must be >= 0",
                 "seed": "seed must be a whole number from 0 to 2**32 - 1 (numpy's RandomState)"}
+    declared = {**_INPUT_FIELDS[kind][0], **_INPUT_FIELDS[kind][1]}  # a generator's own keywords are its business
     for key, ok in checks.items():
-        if key in spec and not ok():
+        if key in spec and key in declared and not ok():
             raise w.fail(_line(spec, key), f"{what}: {messages[key]}")
     if kind == "random" and spec["random"] == "uniform" and ("low" not in spec or "high" not in spec):
         raise w.fail(_line(spec, "random"), f"{what}: a uniform input needs 'low' and 'high'")
