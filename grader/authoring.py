@@ -129,10 +129,9 @@ class CheckReport:
         return all(line.ok for line in self.lines)
 
 
-def _grade_with(course: Course, stage: Stage, stand_in: dict[str, Callable[..., Any]] | None, root: Path | None = None,
-                hidden: bool = True) -> StageResult:
-    options = grade.Options(root=root, hidden=hidden, extra_substitutes={stage.module: stand_in} if stand_in else {})
-    options.isolate = stand_in is not None
+def _grade_with(course: Course, stage: Stage, stand_in: dict[str, Callable[..., Any]]) -> StageResult:
+    """Grade with trusted code (a reference or a decoy) standing in for the learner's module and its upstream."""
+    options = grade.Options(isolate=True, extra_substitutes={stage.module: stand_in})
     return grade.grade_stage(course, stage, options)
 
 

@@ -85,39 +85,15 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-class _VerifiedInputs:
-    """A stage's fixtures for a whole batch: each case's inputs read and verified once per process.
-
-    Expected outputs are read from disk per grade, inside the short-lived process grade.py forks for each graded
-    stage, so none is left in this worker's memory for the next submission's children to find.
-    """
-
-    def __init__(self, course: Course, stage: Any) -> None:
-        self.fixtures = fixtures.StageFixtures(course, stage)
-        self.cached: dict[str, dict[str, Any]] = {}
-
-    def inputs(self, case: Any) -> dict[str, Any]:
-        if case.id not in self.cached:
-            self.cached[case.id] = self.fixtures.inputs(case)
-        return dict(self.cached[case.id])
-
-    def expected(self, case: Any) -> Any:
-        return self.fixtures.expected(case)
-
-    def dtype(self, case: Any) -> str | None:
-        return self.fixtures.dtype(case)
-
-    def input_digest(self, case: Any) -> str:
-        return self.fixtures.input_digest(case)
+# A stage's fixtures for a whole batch: verified once per process, each case's inputs read once (StageFixtures
+# keeps them). Expected outputs are read per grade inside the process grade.py forks for each graded stage.
+_SOURCES: dict[str, fixtures.StageFixtures] = {}
 
 
-_SOURCES: dict[str, _VerifiedInputs] = {}
-
-
-def _source(course: Course, stage: Any) -> _VerifiedInputs:
+def _source(course: Course, stage: Any) -> fixtures.StageFixtures:
     key = f"{course.root}:{stage.id}"
     if key not in _SOURCES:
-        _SOURCES[key] = _VerifiedInputs(course, stage)
+        _SOURCES[key] = fixtures.StageFixtures(course, stage)
     return _SOURCES[key]
 
 

@@ -276,6 +276,7 @@ class StageFixtures:
         restored = recover(course, stage)
         self.notices = [restored] if restored else []
         self._hashed: dict[str, tuple[int, int, int, int, str]] = {}
+        self._inputs: dict[str, dict[str, Any]] = {}
         self.manifest = self._manifest()
         for case in cases if cases is not None else stage.cases:
             self._check_case(case)
@@ -359,7 +360,15 @@ class StageFixtures:
         return np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
 
     def inputs(self, case: Case) -> dict[str, Any]:
-        """The case's inputs, checked against their digests."""
+        """The case's inputs, checked against their digests; read once, then kept.
+
+        A watch session and a batch worker grade the same case again and again.
+        """
+        if case.id not in self._inputs:
+            self._inputs[case.id] = self._read_inputs(case)
+        return dict(self._inputs[case.id])
+
+    def _read_inputs(self, case: Case) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, meta in self.manifest["cases"][case.id]["inputs"].items():
             if "file" in meta:

@@ -363,7 +363,7 @@ class _Superseded(Exception):
 
 
 class _Source:
-    """Verified fixtures with inputs read once; expected outputs are read on each call (after the fork).
+    """Verified fixtures (inputs kept by StageFixtures); expected outputs are read on each call (after the fork).
 
     Asked for a case's expected output after a newer event, it ends the grade: the sandbox stops the child when
     cancelled, but comparing (and matching known mistakes) happens here, case by case, and can take longer.
@@ -371,17 +371,11 @@ class _Source:
 
     def __init__(self, verified: fixtures.StageFixtures, cancelled: Callable[[], bool]) -> None:
         self.verified, self.cancelled = verified, cancelled
-        self.kept: dict[str, dict[str, Any]] = {}
 
     def expected(self, case: Any) -> Any:
         if self.cancelled():
             raise _Superseded
         return self.verified.expected(case)
-
-    def inputs(self, case: Any) -> dict[str, Any]:
-        if case.id not in self.kept:
-            self.kept[case.id] = self.verified.inputs(case)
-        return self.kept[case.id]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.verified, name)
