@@ -27,7 +27,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # 
 
 from grader import batch  # noqa: E402
 from grader.course import Course, Stage, load_course  # noqa: E402
-from grader.gradebook import Gradebook  # noqa: E402
+from grader.instructor.gradebook import Gradebook  # noqa: E402
 
 
 def stage_source(stage: Stage, decoy: str | None = None) -> str:

@@ -7,7 +7,7 @@ the real names and shapes, no key prefix, and the twelve h.N.attn.bias mask buff
 548 MB. Then, each in a fresh interpreter so that peak RSS (ru_maxrss) speaks of that step alone:
 
 - baseline: numpy, safetensors and the grader imported, nothing read;
-- grade:    `grade_stage` of the checkpoint stage with `checkpoint.source_for(file)`, a correct learner solution
+- grade:    `grade_stage` of the checkpoint stage with `external.source_for(file)`, a correct learner solution
             that reads its tensors with safe_open (peak of the grader's process, and of the learner's forked child);
 - read:     what the grader alone reads: `source_for` and every case's expected values, one case at a time
             (the float64 expected values are twice the float32 tensors they come from);
@@ -89,21 +89,21 @@ def measure(step: str, path: str, student: str) -> None:
     import numpy as np  # noqa: F401
     import safetensors.numpy
 
-    from grader import checkpoint, grade
     from grader.course import load_course
+    from grader.judge import external, grade
 
     t0 = time.perf_counter()
     extra: dict[str, object] = {}
     if step == "grade":
         course = load_course(ROOT)
         stage = course.stage("checkpoint")
-        source = checkpoint.source_for(course, stage, Path(path))
+        source = external.source_for(course, stage, Path(path))
         result = grade.grade_stage(course, stage, grade.Options(root=Path(student), source=source))
         extra = {"passed": result.passed, "cases": len(result.cases), "against": result.against}
     elif step == "read":
         course = load_course(ROOT)
         stage = course.stage("checkpoint")
-        source = checkpoint.source_for(course, stage, Path(path))
+        source = external.source_for(course, stage, Path(path))
         sizes = [sum(a.nbytes for a in source.expected(case).values()) for case in stage.cases]
         extra = {"largest_expected_mib": max(sizes) / 2**20}
     elif step == "load_all":

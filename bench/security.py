@@ -72,7 +72,7 @@ def hostile() -> dict[str, object]:
 
 
 def _isolation_note() -> str:
-    from grader import sandbox
+    from grader.run import sandbox
 
     return sandbox.isolation()
 

@@ -133,16 +133,16 @@ def _dispatch(args: argparse.Namespace) -> int:
     root = (args.root or find_root(Path.cwd())).resolve()
     course = load_course(root)
     if args.command == "show":
-        from grader import authoring
+        from grader.course import render
 
-        print(authoring.render_instructions(course, course.stage(args.id)), end="")
+        print(render.instructions(course, course.stage(args.id)), end="")
         return 0
     if args.command == "hint":
         return _hint(course, course.stage(args.id))
     if args.command == "reset":
-        from grader import authoring
+        from grader.learner import commands
 
-        path, saved = authoring.reset(course, course.stage(args.id))
+        path, saved = commands.reset(course, course.stage(args.id))
         print(f"restored the stub in {path.relative_to(root)}"
               + (f"; your previous file is saved as {saved.relative_to(root)}" if saved else ""))
         return 0
@@ -153,7 +153,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command in ("handout", "batch", "report", "gradescope", "autograde"):
         return _instructor(course, args)
     if args.watch:
-        from grader import watch
+        from grader.learner import watch
 
         return watch.main(course, args)
     if args.stage or args.all:
@@ -163,8 +163,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _grade(course: Any, stages: list[Any], args: argparse.Namespace) -> int:
-    from grader import grade
-    from grader.progress import Progress
+    from grader.judge import grade
+    from grader.learner.progress import Progress
     from grader.results import Report
 
     progress = Progress(course.root)
@@ -174,9 +174,9 @@ def _grade(course: Any, stages: list[Any], args: argparse.Namespace) -> int:
     for stage in stages:
         options = grade.Options(isolate=args.isolate, passed=progress.passed_map(), hidden=not args.public_only)
         if args.checkpoint is not None:
-            from grader import checkpoint
+            from grader.judge import external
 
-            options.source = checkpoint.source_for(course, stage, args.checkpoint)
+            options.source = external.source_for(course, stage, args.checkpoint)
         result = grade.grade_stage(course, stage, options)
         results.append(result)
         if args.checkpoint is None:
@@ -214,11 +214,11 @@ def emit(report: Any, fmt: str, outputs: list[str], footer: list[str] | None = N
 
 def write_atomic(path: Path, data: str) -> None:
     """Write a file whole or not at all."""
-    from grader import atomic
+    from grader import fsutil
 
     path = path.resolve()
     try:
-        atomic.write_text(path, data)
+        fsutil.write_text(path, data)
     except OSError as e:
         raise UsageError(f"cannot write {path}: {e.strerror or e}; check the folder exists and is writable")
 
@@ -234,7 +234,7 @@ def _next_step(course: Any, progress: Any, graded: list[Any]) -> list[str]:
 
 
 def _overview(course: Any) -> int:
-    from grader.progress import Progress
+    from grader.learner.progress import Progress
 
     progress = Progress(course.root)
     if progress.notice:
@@ -252,7 +252,7 @@ def _overview(course: Any) -> int:
 
 
 def _hint(course: Any, stage: Any) -> int:
-    from grader.progress import Progress
+    from grader.learner.progress import Progress
 
     progress = Progress(course.root)
     if not stage.hints:
@@ -284,10 +284,10 @@ def _fixtures(course: Any, action: str, stage_id: str | None) -> int:
 
 
 def _check(course: Any, stage_id: str | None) -> int:
-    from grader import authoring
+    from grader.instructor import check
 
     stages = [course.stage(stage_id)] if stage_id else list(course.stages)
-    report = authoring.check(course, stages)
+    report = check.check(course, stages)
     for line in report.lines:
         mark = "skip" if line.skipped else "ok  " if line.ok else "FAIL"
         print(f"{mark} {line.stage}: {line.what}" + (f" ({line.detail})" if line.detail else ""))
@@ -300,7 +300,7 @@ def _check(course: Any, stage_id: str | None) -> int:
 def _instructor(course: Any, args: argparse.Namespace) -> int:
     """handout, batch, report, gradescope, autograde: the commands of instructors and grading services."""
     if args.command == "handout":
-        from grader import handout
+        from grader.instructor import handout
 
         done = handout.build_handout(course, args.out)
         hidden = sum(done.hidden_kept_back.values())
@@ -309,20 +309,20 @@ def _instructor(course: Any, args: argparse.Namespace) -> int:
         print(f"try it: cd {done.path} && python -m grader")
         return 0
     if args.command == "gradescope":
-        from grader import gradescope
+        from grader.instructor import gradescope
 
         names = gradescope.build_bundle(course, args.out.resolve())
         print(f"wrote {args.out} ({len(names)} files): upload it as the autograder of a Gradescope programming "
               "assignment")
         return 0
     if args.command == "autograde":
-        from grader import gradescope
+        from grader.instructor import gradescope
 
         report = gradescope.autograde(course, args.submission, args.results)
         print(f"wrote {args.results}" + (f": {report.points:.4g}/{report.max_points:.4g} points" if report else
                                           ": the submission could not be graded (see its output)"))
         return 0
-    from grader.gradebook import Gradebook
+    from grader.instructor.gradebook import Gradebook
 
     if args.command == "report" and not args.db.exists():
         raise UsageError(f"{args.db}: no gradebook here; grade first with `python -m grader batch SUBMISSIONS "
@@ -341,7 +341,7 @@ def _batch(course: Any, book: Any, args: argparse.Namespace) -> None:
     if args.jobs > 1 and "numpy" not in sys.modules:  # one BLAS thread per worker: the workers share the cores
         for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ.setdefault(name, "1")
-    from grader import batch
+    from grader.instructor import batch
 
     options = batch.BatchOptions(jobs=args.jobs, budget=args.budget, stages=tuple(args.batch_stages))
     if args.budget <= 0:
@@ -362,7 +362,7 @@ def _batch(course: Any, book: Any, args: argparse.Namespace) -> None:
 
 
 def _cohort(course: Any, book: Any, args: argparse.Namespace) -> None:
-    from grader import cohort
+    from grader.instructor import cohort
 
     if args.csv is not None:
         from grader.report import csv as csv_report

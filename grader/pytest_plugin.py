@@ -43,7 +43,7 @@ class StageCollector(pytest.Collector):
     def result(self) -> Any:
         """The stage's StageResult, graded on first use."""
         if self._result is None:
-            from grader import grade
+            from grader.judge import grade
 
             self._result = grade.grade_stage(self.course, self.stage, grade.Options(hidden=not self.public_only))
         return self._result

@@ -193,3 +193,30 @@ def to_dict(obj: Any) -> Any:
     if isinstance(obj, list | tuple):
         return [to_dict(v) for v in obj]
     return obj
+
+
+def summary_of(comparisons: list[Comparison]) -> Comparison | None:
+    """The comparison a one-line summary should speak of: the first failing one, else the tightest."""
+    failing = [c for c in comparisons if not c.ok]
+    if failing:
+        return failing[0]
+    return max(comparisons, key=lambda c: c.headroom or 0.0, default=None)
+
+
+def redacted(case: CaseResult) -> CaseResult:
+    """What may be known of a hidden case: its verdict, points and named mistake; nothing derived from its values.
+
+    The one hidden-case policy: the judge strips graded hidden cases with it, and every renderer shows a hidden
+    case through it (no inputs, expected or actual values, errors, messages, notes or printed output).
+    """
+    if not case.hidden:
+        return case
+    return CaseResult(stage=case.stage, case=case.case, function=case.function, status=case.status,
+                      weight=case.weight, points=case.points, max_points=case.max_points, hidden=True,
+                      atol=case.atol, rtol=case.rtol, diagnosis=case.diagnosis, diagnosis_hint=case.diagnosis_hint)
+
+
+def without_hidden_values(result: StageResult) -> StageResult:
+    """The stage's result with every hidden case redacted (in place; returned for chaining)."""
+    result.cases = [redacted(c) for c in result.cases]
+    return result

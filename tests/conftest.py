@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import fixtures, grade
+from grader import fixtures
 from grader.course import Course, load_course
+from grader.judge import grade
 from grader.results import StageResult
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from grader import batch, submissions
 from grader.course import load_course
-from grader.gradebook import Gradebook
+from grader.instructor import batch, submissions
+from grader.instructor.gradebook import Gradebook
 
 GOOD = {"double": "def run_double(x):\n    return 2 * x\n",
         "combine": "def run_combine(x, y):\n    return 2 * x + y\n",

@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grader import compare, fixtures, stagecode
-from grader.course import Course, Stage, load_course
+from grader import fixtures
+from grader.course import Course, Stage, load_course, stagecode
 from grader.fixtures import StageFixtures
+from grader.judge import compare
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,9 +11,9 @@ import pytest
 from conftest import run_cli
 from test_batch import GOOD, folder, student
 
-from grader import cohort
 from grader.course import load_course
-from grader.gradebook import Entry, Gradebook
+from grader.instructor import cohort
+from grader.instructor.gradebook import Entry, Gradebook
 from grader.report import html
 
 

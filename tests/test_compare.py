@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from grader.compare import compare, compare_outputs, fingerprint
 from grader.course import Tolerance
+from grader.judge.compare import compare, compare_outputs, fingerprint
 
 TOL = Tolerance(atol=1e-5, rtol=0.0)
 
@@ -120,7 +120,7 @@ def test_verdict_matches_a_slow_reference(data, shape, atol, rtol):
 @given(data=st.data(), shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=4),
        atol=st.sampled_from([0.0, 1e-5, 1e-2]), rtol=st.sampled_from([0.0, 1e-4]))
 def test_the_fast_decoy_match_agrees_with_the_full_comparison(data, shape, atol, rtol):
-    from grader.compare import matches
+    from grader.judge.compare import matches
 
     e = data.draw(hnp.arrays(np.float64, shape, elements=floats))
     noise = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e-2, 1e-2)))
@@ -134,7 +134,7 @@ def test_the_fast_decoy_match_agrees_with_the_full_comparison(data, shape, atol,
 @given(seed=st.integers(0, 2**31 - 1), bad=st.integers(0, 3), where=st.integers(0, 4999))
 def test_the_sampled_decoy_match_never_changes_the_verdict(seed, bad, where):
     """Large outputs are first checked on a sample: a miss anywhere still fails, a full match still matches."""
-    from grader.compare import matches
+    from grader.judge.compare import matches
 
     rng = np.random.RandomState(seed)
     e = rng.normal(size=(50, 100))
@@ -153,7 +153,7 @@ def test_the_sampled_decoy_match_never_changes_the_verdict(seed, bad, where):
 @given(data=st.data(), shape=hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=6))
 def test_the_finite_fast_path_reports_what_the_general_path_reports(data, shape):
     """A plain wrong answer (all finite) takes fewer array passes; its report must equal the general path's."""
-    from grader.compare import _finite_failure, _general_failure
+    from grader.judge.compare import _finite_failure, _general_failure
     from grader.results import Comparison
 
     e = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e3, 1e3))).ravel()

@@ -22,7 +22,8 @@ import pytest
 
 from grader import fixtures
 from grader.course import load_course
-from grader.progress import Progress, ProgressError
+from grader.fixtures import builder
+from grader.learner.progress import Progress, ProgressError
 from grader.results import CaseResult, Report, StageResult, Status
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,17 +104,17 @@ FAULTS = [
     Fault("progress", "os", "fsync", 1, "enospc"),
     Fault("progress", "os", "fdopen", 1, "enospc"),
     # fixtures: a rebuild over the existing fixtures of the mini course's `double` stage
-    Fault("fixtures", "grader.fixtures", "_write", 2, "kill_before"),
-    Fault("fixtures", "grader.fixtures", "_write", 4, "kill_after"),
-    Fault("fixtures", "grader.fixtures", "_fsync_dir", 1, "kill_after"),
+    Fault("fixtures", "grader.fixtures.builder", "_write", 2, "kill_before"),
+    Fault("fixtures", "grader.fixtures.builder", "_write", 4, "kill_after"),
+    Fault("fixtures", "grader.fixtures.builder", "_fsync_dir", 1, "kill_after"),
     Fault("fixtures", "os", "replace", 2, "kill_after"),
-    Fault("fixtures", "grader.fixtures", "_write", 3, "enospc"),
+    Fault("fixtures", "grader.fixtures.builder", "_write", 3, "enospc"),
     # gradebook: re-recording a submission already in it
     Fault("gradebook", "sqlite3", "connect", 1, "kill_mid_transaction"),
     Fault("gradebook", "sqlite3", "connect", 1, "full_mid_transaction"),
     # unpacking a zip submission
-    Fault("unpack", "grader.submissions", "_write", 2, "kill_before"),
-    Fault("unpack", "grader.submissions", "_write", 2, "enospc"),
+    Fault("unpack", "grader.instructor.submissions", "_write", 2, "kill_before"),
+    Fault("unpack", "grader.instructor.submissions", "_write", 2, "enospc"),
 ]
 # Known bugs in files this suite does not own (fault id -> reason): run as strict xfails until fixed.
 # (fixtures-replace#1-kill_after, killed between build()'s two renames, was one; fixed in a4b47fe.)
@@ -137,7 +138,7 @@ def _progress_fault(tmp_path: Path, fault: Fault) -> tuple[str, str, Progress]:
     old = path.read_text()
     code = f"""
         from pathlib import Path
-        from grader.progress import Progress, ProgressError
+        from grader.learner.progress import Progress, ProgressError
         from grader.results import CaseResult, StageResult, Status
         case = CaseResult(stage="gelu", case="c", function="f", status=Status.PASS, max_points=1.0, points=1.0)
         try:
@@ -233,7 +234,7 @@ def test_fixture_build_killed_leaves_no_litter_after_the_next_build(mini):
         course = load_course({str(mini.root)!r})
         fixtures.build(course, course.stage("double"))
     """
-    assert run_with_fault(code, "grader.fixtures", "_write", 2, "kill_before", mini.root) == -9
+    assert run_with_fault(code, "grader.fixtures.builder", "_write", 2, "kill_before", mini.root) == -9
     course = load_course(mini.root)
     fixtures.build(course, course.stage("double"))
     assert not [p.name for p in (mini.root / "fixtures").iterdir() if p.name.startswith(".")]
@@ -245,7 +246,7 @@ def test_fixture_build_disk_full_is_a_fixture_error(mini, monkeypatch):
     def full(path, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(fixtures, "_write", full)
+    monkeypatch.setattr(builder, "_write", full)
     with pytest.raises(FixtureError):
         fixtures.build(mini, mini.stage("double"))
 
@@ -255,7 +256,7 @@ def test_fixture_build_disk_full_is_a_fixture_error(mini, monkeypatch):
 _GRADEBOOK = """
     import sqlite3, os, signal
     from pathlib import Path
-    from grader import gradebook
+    from grader.instructor import gradebook
     from grader.results import CaseResult, Report, StageResult, Status
 
     def report(points):
@@ -293,7 +294,7 @@ _GRADEBOOK = """
 
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "gradebook"], ids=lambda f: f.id)
 def test_gradebook_survives(tmp_path, fault):
-    gradebook = pytest.importorskip("grader.gradebook")
+    gradebook = pytest.importorskip("grader.instructor.gradebook")
     db = tmp_path / "book.sqlite"
     book = gradebook.Gradebook(db, "C")
     case = CaseResult(stage="gelu", case="c", function="f", status=Status.FAIL, max_points=1.0)
@@ -326,13 +327,13 @@ def _zip(path: Path) -> Path:
 
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "unpack"], ids=lambda f: f.id)
 def test_unpack_survives(tmp_path, fault):
-    submissions = pytest.importorskip("grader.submissions")
+    submissions = pytest.importorskip("grader.instructor.submissions")
     sub = _zip(tmp_path / "alice.zip")
     before = sub.read_bytes()
     dest = tmp_path / "dest"
     code = f"""
         from pathlib import Path
-        from grader import submissions
+        from grader.instructor import submissions
         sub = submissions.Submission("alice", Path({str(sub)!r}))
         try:
             submissions.unpack(sub, Path({str(dest)!r}))
@@ -355,10 +356,10 @@ def test_unpack_survives(tmp_path, fault):
 
 
 def test_reset_backs_up_the_learners_file(mini):
-    from grader import authoring
+    from grader.learner import commands
 
     path = mini.root / "student" / "double.py"
     path.write_text("def run_double(x):\n    return 2 * x  # my work\n")
-    _, saved = authoring.reset(mini, mini.stage("double"))
+    _, saved = commands.reset(mini, mini.stage("double"))
     assert saved is not None and saved.read_text().endswith("# my work\n")
     assert "NotImplementedError" in path.read_text()

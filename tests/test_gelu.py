@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grader import fixtures, grade, stagecode
-from grader.course import load_course
+from grader import fixtures
+from grader.course import load_course, stagecode
+from grader.judge import grade
 from grader.results import Status
 from tests.conftest import ROOT, copy_course, write_student
 

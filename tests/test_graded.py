@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader import grade
 from grader.course import load_course
+from grader.judge import grade
 from tests.conftest import ROOT, copy_course
 
 WRAP = """
@@ -61,7 +61,7 @@ def test_each_grader_process_confines_to_its_own_uid(course):
     """Two batch workers' submissions must not share a user: one could signal (kill -1) or read the other's."""
     import os
 
-    from grader import confine
+    from grader.run import confine
 
     if os.geteuid() != 0:
         pytest.skip("only a root grader changes user")
@@ -97,7 +97,8 @@ def test_a_submission_cannot_find_an_earlier_submissions_expected_values(mini_te
         (folder / "double.py").write_text(source)
     script = f"""
 from pathlib import Path
-from grader import batch, grade
+from grader.instructor import batch
+from grader.judge import grade
 from grader.course import load_course
 course = load_course({str(course.root)!r})
 stage = course.stage("double")
@@ -114,26 +115,25 @@ for name in ("first", "second"):
 
 def test_only_public_decoy_outputs_outlive_a_graded_stage(mini_template, tmp_path):
     """Decoy outputs on hidden cases give expected values away (no-bias decoy + bias); only public ones are kept."""
-    from grader import batch
-    from grader import grade as grade_module
+    from grader.instructor import batch
+    from grader.judge.decoys import CACHE
     from tests.conftest import copy_course
 
     course = load_course(copy_course(mini_template, tmp_path / "course"))
     (course.root / "student" / "double.py").write_text("def run_double(x):\n    return x + 2\n")  # plus_two
     stage = course.stage("double")
-    grade_module._DECOY_CACHE.clear()
-    grade_module._PUBLIC_DECOYS.clear()
+    CACHE.forget()
     opts = grade.Options(hidden=True, graded=True, source=batch._source(course, stage))
     result = grade.grade_stage(course, stage, opts)
     assert {c.case: c.diagnosis for c in result.cases} == {"small": "plus_two", "random": "plus_two",
                                                            "secret": "plus_two"}
-    kept = {key[1] for key in grade_module._DECOY_CACHE}
+    kept = {key[1] for key in CACHE.memory}
     assert kept == {"small", "random"}  # public cases only; 'secret' stayed in the stage's own process
 
 
 def test_hidden_decoy_outputs_are_reused_from_a_folder_graded_children_cannot_see(mini_template, tmp_path):
-    from grader import batch
-    from grader import grade as grade_module
+    from grader.instructor import batch
+    from grader.judge.decoys import CACHE
     from tests.conftest import copy_course
 
     course = load_course(copy_course(mini_template, tmp_path / "course"))
@@ -143,7 +143,7 @@ def test_hidden_decoy_outputs_are_reused_from_a_folder_graded_children_cannot_se
     first = grade.grade_stage(course, stage, opts)
     files = sorted((course.root / ".grader" / "decoys").glob("*.npz"))
     assert len(files) == 2  # the hidden case's two decoys, written once
-    grade_module._DECOY_CACHE.clear()
+    CACHE.forget()
     second = grade.grade_stage(course, stage, opts)
     assert [c.diagnosis for c in first.cases] == [c.diagnosis for c in second.cases] == ["plus_two"] * 3
     assert sorted((course.root / ".grader" / "decoys").glob("*.npz")) == files

@@ -11,9 +11,9 @@ import pytest
 import yaml
 from conftest import ROOT, run_cli
 
-from grader import handout
 from grader.course import load_course
 from grader.errors import UsageError
+from grader.instructor import handout
 
 SOLUTIONS = {
     "double": "def run_double(x):\n    return 2 * x\n",

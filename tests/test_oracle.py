@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grader import stagecode
-from grader.course import Course, load_course
+from grader.course import Course, load_course, stagecode
 from grader.fixtures import StageFixtures
 
 pytestmark = pytest.mark.oracle

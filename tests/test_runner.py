@@ -12,8 +12,8 @@ import time
 import numpy as np
 import pytest
 
-from grader import sandbox
 from grader.results import Status
+from grader.run import sandbox
 from tests.conftest import CORPUS, grade_source
 
 # file -> (status of every case, a piece of the message or None)
@@ -151,7 +151,7 @@ def test_bytecode_cache_is_never_trusted(mini, tmp_path):
     os.utime(path, (stamp, stamp))
     result = grade_source(mini, "double", right)
     os.utime(path, (stamp, stamp))
-    from grader import grade
+    from grader.judge import grade
 
     result = grade.grade_stage(mini, mini.stage("double"))
     assert result.passed
@@ -165,8 +165,8 @@ def test_inputs_are_copies_each_call_gets_its_own(mini):
 def test_a_graded_run_goes_on_after_a_timeout_for_partial_credit(mini):
     from dataclasses import replace
 
-    from grader import grade
     from grader.course import Course
+    from grader.judge import grade
 
     stage = replace(mini.stage("double"), timeout=2.0)  # roomy: graded setup counts, and CI machines are busy
     mini = Course(root=mini.root, title=mini.title, stages=(stage, *mini.stages[1:]), timeout=mini.timeout,

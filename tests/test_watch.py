@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import filewatch
+from grader.learner import filewatch
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

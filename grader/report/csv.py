@@ -11,7 +11,7 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
-from grader.gradebook import Row
+from grader.instructor.gradebook import Row
 from grader.results import Report
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")

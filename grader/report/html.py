@@ -5,13 +5,8 @@ jinja2 with autoescaping on, so submission names and messages from learners are 
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import jinja2
-
-from grader.cohort import BINS, CohortReport
-
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+from grader import templating
+from grader.instructor.cohort import BINS, CohortReport
 
 
 def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dict[str, object]]:
@@ -28,6 +23,4 @@ def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dic
 
 def render(report: CohortReport) -> str:
     """The cohort report as one HTML page."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
-                             autoescape=True, keep_trailing_newline=True)
-    return env.get_template("cohort.html.j2").render(r=report, bars=_bars(report), width=560, height=180)
+    return templating.render("cohort.html.j2", html=True, r=report, bars=_bars(report), width=560, height=180)

@@ -10,8 +10,7 @@ import os
 import re
 from collections.abc import Iterable
 
-from grader.grade import summary_of
-from grader.results import CaseResult, Comparison, Mismatch, Report, StageResult, Status
+from grader.results import CaseResult, Comparison, Mismatch, Report, StageResult, Status, summary_of
 
 MARK = {"pass": "PASS", "fail": "FAIL", "not_started": "TODO", "error": "ERR "}
 COLOURS = {"pass": "32", "fail": "31", "not_started": "33", "error": "35", "dim": "2", "bold": "1"}

@@ -15,7 +15,7 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports():
-    from grader import submissions
+    from grader.instructor import submissions
 
 WORK = Path(tempfile.mkdtemp(prefix="fuzz-unpack-"))
 # A bug already reported (grader/submissions.py _from_zip: an entry with an empty name makes ZipInfo.is_dir()

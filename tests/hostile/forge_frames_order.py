@@ -3,7 +3,7 @@ import json
 import os
 import struct
 
-from grader import child
+from grader.run import child
 
 
 def run_double(x):

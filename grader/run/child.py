@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grader import confine
 from grader.results import Status
+from grader.run import confine
 
 if TYPE_CHECKING:
-    from grader.sandbox import Call, Limits
+    from grader.run.sandbox import Call, Limits
 
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write

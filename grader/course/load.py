@@ -7,16 +7,18 @@ line and the key. Nothing past this module sees a raw dict.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from grader import atomic
+from grader import fsutil
+from grader.course import layout
+from grader.course.model import Case, Course, Decoy, External, Function, InputSpec, Stage, Tolerance
+from grader.course.yamlio import YList, YMap, read_yaml
 from grader.errors import CourseError
 
 FORMAT_VERSION = 1
@@ -26,216 +28,6 @@ DISTRIBUTIONS = ("normal", "uniform")
 ENTRY = re.compile(r"^student(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
 
-# --- YAML with line numbers -------------------------------------------------------------------------------
-
-
-class YMap(dict):
-    """A mapping that remembers the line of itself and of each key."""
-
-    line: int = 0
-    key_lines: dict[str, int]
-
-
-class YList(list):
-    """A sequence that remembers the line of itself and of each item."""
-
-    line: int = 0
-    item_lines: list[int]
-
-
-@functools.lru_cache(maxsize=1)
-def _loader() -> Any:
-    """PyYAML's C loader (imported only when YAML is actually read), building YMap/YList with line numbers."""
-    import yaml
-
-    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-        pass
-
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map)
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _seq)
-    return Loader
-
-
-def _map(loader: Any, node: Any) -> YMap:
-    out = YMap()
-    out.line, out.key_lines = node.start_mark.line + 1, {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        line = key_node.start_mark.line + 1
-        if not isinstance(key, str):
-            raise _Located(line, f"keys must be text, got {key!r}")
-        if key in out:
-            raise _Located(line, f"duplicate key '{key}' (first on line {out.key_lines[key]})")
-        out[key] = loader.construct_object(value_node, deep=True)
-        out.key_lines[key] = line
-    return out
-
-
-def _seq(loader: Any, node: Any) -> YList:
-    out = YList(loader.construct_object(child, deep=True) for child in node.value)
-    out.line, out.item_lines = node.start_mark.line + 1, [c.start_mark.line + 1 for c in node.value]
-    return out
-
-
-class _Located(Exception):
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(message)
-        self.line, self.message = line, message
-
-
-def read_yaml(path: Path) -> Any:
-    """Parse one YAML file; syntax errors and duplicate keys come back as CourseError with the line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CourseError(f"{path}: file not found")
-    except (OSError, UnicodeDecodeError) as e:
-        raise CourseError(f"{path}: cannot read it ({e})")
-    import yaml
-
-    try:
-        return yaml.load(text, Loader=_loader())
-    except _Located as e:
-        raise CourseError(f"{path}:{e.line}: {e.message}")
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = f":{mark.line + 1}" if mark else ""
-        raise CourseError(f"{path}{line}: not valid YAML: {e.problem or e.context}")
-    except (yaml.YAMLError, RecursionError) as e:
-        raise CourseError(f"{path}: not valid YAML: {e}")
-
-
-# --- typed course objects ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tolerance:
-    """Elementwise |actual - expected| <= atol + rtol * |expected|."""
-
-    atol: float
-    rtol: float
-
-
-@dataclass(frozen=True)
-class InputSpec:
-    """How one argument of a case is made: literal values, seeded random, a generator, or a built file."""
-
-    name: str
-    kind: str
-    spec: dict[str, Any] = field(hash=False, compare=True)
-
-
-@dataclass(frozen=True)
-class Function:
-    """A function the learner writes, and the reference that defines it."""
-
-    name: str
-    module: str  # student.gelu
-    params: tuple[str, ...]
-    reference: str  # function name in the stage's reference.py
-    returns: str = "array"  # or "dict"
-    keys: tuple[str, ...] = ()  # for returns: dict
-    elementwise: bool = False
-    dtype: str | None = None  # the output dtype a learner should return, when no float input implies it
-    doc: str = ""
-
-    @property
-    def student_file(self) -> str:
-        return self.module.replace(".", "/") + ".py"
-
-
-@dataclass(frozen=True)
-class Decoy:
-    """A known-wrong variant: if a learner's output matches it, the grader names the mistake."""
-
-    id: str
-    function: str  # name in decoys.py
-    target: str  # the stage function it imitates
-    hint: str
-
-
-@dataclass(frozen=True)
-class Case:
-    """One call of one function, with its inputs and visibility."""
-
-    id: str
-    function: str
-    inputs: tuple[InputSpec, ...]
-    tolerance: Tolerance
-    hidden: bool = False
-    weight: float = 1.0
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Stage:
-    """One stage: a folder of YAML, markdown and numpy."""
-
-    id: str
-    title: str
-    dir: Path
-    summary: str
-    functions: tuple[Function, ...]
-    tolerance: Tolerance
-    cases: tuple[Case, ...]
-    points: float
-    timeout: float
-    memory_mb: int
-    depends_on: tuple[str, ...] = ()
-    hints: tuple[str, ...] = ()
-    decoys: tuple[Decoy, ...] = ()
-    instructions: str = "instructions.md"
-    artifacts: str | None = None  # builder function in build.py
-    hidden_count: int = 0  # hidden cases kept elsewhere (a handout's `hidden_cases: N`), not in `cases`
-    derived: bool = False  # a handout or autograder copy (has `hidden_cases:`): reference.py is not shipped
-
-    @property
-    def file(self) -> Path:
-        return self.dir / "stage.yaml"
-
-    @property
-    def module(self) -> str:
-        return self.functions[0].module
-
-    @property
-    def student_file(self) -> str:
-        return self.functions[0].student_file
-
-    def function(self, name: str) -> Function:
-        return next(f for f in self.functions if f.name == name)
-
-    def case(self, case_id: str) -> Case:
-        return next(c for c in self.cases if c.id == case_id)
-
-
-@dataclass(frozen=True)
-class Course:
-    """The whole course, in order."""
-
-    root: Path
-    title: str
-    stages: tuple[Stage, ...]
-    timeout: float
-    memory_mb: int
-
-    def stage(self, stage_id: str) -> Stage:
-        from grader.errors import UsageError
-
-        for s in self.stages:
-            if s.id == stage_id:
-                return s
-        import difflib
-
-        near = difflib.get_close_matches(stage_id, [s.id for s in self.stages], n=1)
-        also = f" Did you mean '{near[0]}'?" if near else ""
-        ids = ", ".join(s.id for s in self.stages)
-        raise UsageError(f"no stage '{stage_id}' in {self.root / 'course.yaml'} (stages: {ids}).{also}")
-
-    def stage_of_module(self, module: str) -> Stage | None:
-        return next((s for s in self.stages if s.module == module), None)
-
-
-# --- validation ----------------------------------------------------------------------------------------------
 
 
 class _Where:
@@ -307,8 +99,6 @@ def _unique(w: _Where, items: list[Any], ids: list[str], what: str) -> None:
         seen[ident] = _line(item, "id")
 
 
-CACHE = Path(".grader") / "cache" / "course.json"
-MANIFEST_NAME = "MANIFEST.json"
 MAX_TIMEOUT, MAX_MEMORY_MB = 3600.0, 1 << 20  # an hour a call; 1 TiB
 LIMITS = (f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}] and memory_mb a whole number of MiB "
           f"in (0, {MAX_MEMORY_MB}]")
@@ -359,7 +149,7 @@ def _cache_key(root: Path) -> list[Any] | None:
 
 def _read_cache(root: Path, key: list[Any]) -> Course | None:
     try:
-        data = json.loads((root / CACHE).read_text(encoding="utf-8"))
+        data = json.loads(layout.course_cache(root).read_text(encoding="utf-8"))
         if data["key"] != key:
             return None
         return _course_from(root, data["course"])
@@ -368,13 +158,12 @@ def _read_cache(root: Path, key: list[Any]) -> Course | None:
 
 
 def _write_cache(root: Path, key: list[Any], course: Course) -> None:
-    folder = root / CACHE.parent
+    cache = layout.course_cache(root)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if not (root / ".grader" / ".gitignore").exists():
-            (root / ".grader" / ".gitignore").write_text("*\n")
+        layout.state(root)
+        cache.parent.mkdir(parents=True, exist_ok=True)
         body = {k: v for k, v in asdict(course).items() if k != "root"}
-        atomic.write_text(root / CACHE, json.dumps({"key": key, "course": body}, default=str))
+        fsutil.write_text(cache, json.dumps({"key": key, "course": body}, default=str))
     except OSError:
         pass  # a read-only course folder: no cache, same verdicts
 
@@ -392,7 +181,9 @@ def _course_from(root: Path, d: dict[str, Any]) -> Course:
             "cases": tuple(Case(**{**c, "tolerance": tol(c["tolerance"]),
                                    "inputs": tuple(InputSpec(**i) for i in c["inputs"])}) for c in s["cases"]),
             "decoys": tuple(Decoy(**x) for x in s["decoys"]), "depends_on": tuple(s["depends_on"]),
-            "hints": tuple(s["hints"])}))
+            "hints": tuple(s["hints"]),
+            "external": External(tuple(s["external"]["artifacts"]), s["external"]["open"]) if s.get("external")
+            else None}))
     return Course(**{**d, "root": root, "stages": tuple(stages)})
 
 
@@ -439,7 +230,8 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
     m = w.fields(read_yaml(w.path), "stage.yaml",
                  {"id": str, "title": str, "tolerance": dict, "functions": dict, "cases": list},
                  {"summary": str, "points": float, "timeout": float, "memory_mb": int, "depends_on": list,
-                  "hints": list, "decoys": list, "instructions": str, "artifacts": str, "hidden_cases": int})
+                  "hints": list, "decoys": list, "instructions": str, "artifacts": str, "hidden_cases": int,
+                  "external": dict})
     if m["id"] != stage_id:
         raise w.fail(_line(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
     tol = _tolerance(w, m["tolerance"], "tolerance")
@@ -465,6 +257,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
     cases = _cases(w, m, functions, tol)
     if any(s.kind == "generate" for c in cases for s in c.inputs) and not (sdir / "inputs.py").exists():
         raise w.fail(_line(m, "cases"), f"a case uses 'generate' but {sdir / 'inputs.py'} is missing")
+    external = _external(w, m, sdir, cases)
     if "artifacts" in m and not (sdir / "build.py").exists():
         raise w.fail(_line(m, "artifacts"), f"'artifacts' names a builder but {sdir / 'build.py'} is missing")
     if any(s.kind == "artifact" for c in cases for s in c.inputs) and "artifacts" not in m:
@@ -479,7 +272,22 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
                  tolerance=tol, cases=cases, points=stage_points, timeout=stage_timeout, memory_mb=stage_memory,
                  depends_on=depends, hints=tuple(_strings(w, m, "hints")), decoys=decoys,
                  instructions=m.get("instructions", "instructions.md"), artifacts=m.get("artifacts"),
-                 hidden_count=int(m.get("hidden_cases", 0)), derived=derived)
+                 hidden_count=int(m.get("hidden_cases", 0)), derived=derived, external=external)
+
+
+def _external(w: _Where, m: YMap, sdir: Path, cases: tuple[Case, ...]) -> External | None:
+    """`external:`: the artifact a learner's own file stands in for, and the checker in external.py."""
+    if "external" not in m:
+        return None
+    e = w.fields(m["external"], "external", {"artifacts": list, "open": str}, {})
+    used = {str(s.spec["artifact"]) for c in cases for s in c.inputs if s.kind == "artifact"}
+    names = _strings(w, e, "artifacts")
+    if not names or not set(names) <= used:
+        raise w.fail(_line(e, "artifacts"), f"external.artifacts must name artifacts the cases read "
+                     f"({', '.join(sorted(used)) or 'none'}), got {names}")
+    if not (sdir / "external.py").exists():
+        raise w.fail(_line(e, "open"), f"external.open names a function but {sdir / 'external.py'} is missing")
+    return External(artifacts=tuple(names), open=e["open"])
 
 
 def _strings(w: _Where, m: YMap, key: str) -> list[str]:
@@ -546,7 +354,7 @@ def _cases(w: _Where, m: YMap, functions: tuple[Function, ...], tol: Tolerance) 
     for i, c in enumerate(items):
         w.fields(c, "a case", {"id": str, "inputs": dict},
                  {"function": str, "visibility": str, "weight": float, "tolerance": dict}, items.item_lines[i])
-        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", c["id"]) or c["id"] in ("artifacts", MANIFEST_NAME):
+        if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", c["id"]) or c["id"] in (layout.ARTIFACTS, layout.MANIFEST):
             raise w.fail(_line(c, "id"), f"case id '{c['id']}' must start with a letter, digit or '_' and hold only "
                          "those, '-' and '.' (and not be 'artifacts' or 'MANIFEST.json', the fixture folder's own)")
         fn = next(f for f in functions if f.name == _target(w, c, "function", functions))

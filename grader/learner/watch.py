@@ -25,11 +25,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from grader import fixtures, grade
-from grader.course import Course, Stage, load_course
+from grader import fixtures
+from grader.course import Course, Stage, load_course, stagecode
 from grader.errors import GraderError
-from grader.filewatch import FileSource, Targets, background
-from grader.progress import Progress
+from grader.judge import grade
+from grader.learner.filewatch import FileSource, Targets, background
+from grader.learner.progress import Progress
 from grader.report import json as json_report
 from grader.report import text
 from grader.results import Report, StageResult
@@ -260,8 +261,7 @@ class Watch:
 
     def reload(self) -> None:
         """The stage's own files changed: read the course again and forget its imported code."""
-        for name in [m for m in sys.modules if m.startswith(f"_grader_stage_{self.stage.id}_")]:
-            del sys.modules[name]
+        stagecode.forget(self.stage.id)
         self.fixtures.clear()
         try:
             self.course = load_course(self.course.root)

@@ -1,110 +1,23 @@
-"""The course author's and learner's file-writing commands: stubs, reset, instructions, and the self-check.
+"""`python -m grader check`: the course's self-test (rustlings' `dev check`, nbgrader's `validate --invert`).
 
-Stubs and instructions are rendered with jinja2 from the stage's own values, so the tolerance quoted in a stub or
-in the text can never disagree with stage.yaml. Nothing here overwrites a learner's file without a backup.
+Fixtures match their manifest; every reference passes every case; every decoy fails and is named as itself; every
+stub reports "not started" on every case.
 """
 
 from __future__ import annotations
 
-import shutil
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
-from grader import atomic, fixtures, grade, stagecode
-from grader.course import Course, Stage
-from grader.errors import CourseError, FixtureError
+from grader import fixtures
+from grader.course import render, stagecode
+from grader.course.model import Course, Stage
+from grader.errors import FixtureError
+from grader.judge import grade
 from grader.results import StageResult, Status
-
-TEMPLATES = Path(__file__).parent / "templates"
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
-
-
-def _env(folder: Path) -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(folder), str(TEMPLATES)]),
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False)
-    env.filters["num"] = _num
-    return env
-
-
-def render_stub(stage: Stage) -> str:
-    """The learner's starting file for a stage, from the one stub template."""
-    return _env(TEMPLATES).get_template("stub.py.j2").render(stage=stage)
-
-
-def render_instructions(course: Course, stage: Stage) -> str:
-    """The stage's instructions, with its tolerance, functions, cases and hints filled in from stage.yaml."""
-    path = stage.dir / stage.instructions
-    try:
-        template = _env(stage.dir).get_template(stage.instructions)
-        return template.render(stage=stage, course=course, tolerance=stage.tolerance,
-                               public_cases=[c for c in stage.cases if not c.hidden])
-    except jinja2.TemplateSyntaxError as e:
-        raise CourseError(f"{path}:{e.lineno}: template error: {e.message}")
-    except jinja2.UndefinedError as e:
-        raise CourseError(f"{path}: template error: {e.message} (the names available are stage, course, "
-                          "tolerance and public_cases)")
-    except jinja2.TemplateNotFound as e:
-        raise CourseError(f"{path}: missing template file {e.name}")
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(path, text)
-
-
-def backup(root: Path, path: Path) -> Path:
-    """Copy a learner's file into .grader/backups/ (never overwritten) and return the copy's path."""
-    folder = root / ".grader" / "backups"
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = folder / f"{path.stem}-{stamp}{path.suffix}"
-    n = 1
-    while target.exists():
-        target = folder / f"{path.stem}-{stamp}-{n}{path.suffix}"
-        n += 1
-    shutil.copy2(path, target)
-    return target
-
-
-def reset(course: Course, stage: Stage, root: Path | None = None) -> tuple[Path, Path | None]:
-    """Restore the stub of a stage; the learner's current file is backed up first. Returns (file, backup)."""
-    root = root or course.root
-    path = root / stage.student_file
-    stub = render_stub(stage)
-    saved = None
-    if path.exists() and path.read_text(encoding="utf-8", errors="replace") != stub:
-        saved = backup(root, path)
-    _atomic_write(path, stub)
-    init = path.parent / "__init__.py"
-    if not init.exists():
-        _atomic_write(init, "")
-    return path, saved
-
-
-def write_missing_stubs(course: Course, root: Path) -> list[Path]:
-    """Stubs for every stage whose learner file does not exist yet (never touching an existing file)."""
-    written = []
-    for stage in course.stages:
-        path = root / stage.student_file
-        if not path.exists():
-            _atomic_write(path, render_stub(stage))
-            written.append(path)
-    init = root / "student" / "__init__.py"
-    if not init.exists():
-        _atomic_write(init, "")
-    return written
-
-
-# --- the course's self-test ----------------------------------------------------------------------------------
 
 
 @dataclass
@@ -155,7 +68,7 @@ def check(course: Course, stages: list[Stage]) -> CheckReport:
         with tempfile.TemporaryDirectory(prefix="grader-check-") as tmp:
             (Path(tmp) / "student").mkdir()
             (Path(tmp) / "student" / "__init__.py").write_text("")
-            (Path(tmp) / stage.student_file).write_text(render_stub(stage))
+            (Path(tmp) / stage.student_file).write_text(render.stub(stage))
             result = grade.grade_stage(course, stage, grade.Options(root=Path(tmp)))
             bad = [c.case for c in result.cases if c.status is not Status.TODO]
             add(CheckLine(stage.id, "the stub reports 'not started' on every case", not bad,

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from grader.course import Course
-from grader.gradebook import Gradebook
+from grader.instructor.gradebook import Gradebook
 
 BINS = 10  # score histogram bins, as shares of the maximum
 

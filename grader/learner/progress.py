@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader import atomic
+from grader import fsutil
 from grader.errors import GraderError
 from grader.results import StageResult
 
@@ -107,4 +107,4 @@ class Progress:
 
 def _write_atomic(path: Path, text: str) -> None:
     """Temp file in the same folder, fsync, rename over, fsync the folder; the temp file never stays behind."""
-    atomic.write_text(path, text, prefix=TEMP_PREFIX)
+    fsutil.write_text(path, text, prefix=TEMP_PREFIX)

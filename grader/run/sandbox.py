@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from grader import child, confine
 from grader.errors import GraderError
 from grader.results import Status
+from grader.run import child, confine
 
 STREAM_CAP = 8 * 1024  # bytes of stdout / stderr kept per call
 
@@ -91,18 +91,20 @@ class Outcome:
 def run(root: Path, calls: list[Call], limits: Limits,
         substitutes: dict[str, dict[str, Callable[..., Any]]] | None = None,
         cancel: Callable[[], bool] | None = None, graded: bool = False,
-        hide: Sequence[Path] | None = None) -> Generator[Outcome, None, None]:
+        hide: Sequence[Path] | None = None,
+        forget: Callable[[], None] | None = None) -> Generator[Outcome, None, None]:
     """Yield one Outcome per call, in order; a call that kills its child costs only itself.
 
     `graded` selects the setting for untrusted submissions (module docstring, SECURITY.md).
     `hide` (graded) lists folders the child must not see; by default the fixtures/, stages/ and .grader/ of
     the course found upward from the current folder and from `root`.
 
+    `forget` (graded) is called in each child before the submission's code runs, to drop the caller's caches.
     `substitutes` maps a student module name to functions that stand in for it (`--isolate`).
     `cancel` is polled while waiting; when it returns True the child is killed and the run ends.
     """
     _become_subreaper()
-    plan = confine.make_plan(root, hide) if graded else None
+    plan = confine.make_plan(root, hide, forget) if graded else None
     outcomes = _run(root, calls, limits, substitutes or {}, cancel, plan)
     if plan is None:
         yield from outcomes

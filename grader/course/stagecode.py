@@ -14,7 +14,8 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from grader.course import Stage
+from grader.course import layout
+from grader.course.model import Stage
 from grader.errors import CourseError
 
 
@@ -27,7 +28,7 @@ def load(stage: Stage, filename: str) -> ModuleType:
         raise CourseError(f"{path}: missing; stage '{stage.id}' needs it")
     # Keyed by path and version: two courses in one process, or an edited file, never share a stale module.
     key = hashlib.sha256(f"{path.resolve()}:{st.st_mtime_ns}:{st.st_size}".encode()).hexdigest()[:16]
-    name = f"_grader_stage_{stage.id}_{path.stem}_{key}"
+    name = f"{layout.STAGE_MODULE_PREFIX}{stage.id}_{path.stem}_{key}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
@@ -60,3 +61,10 @@ def reference(stage: Stage, function_name: str) -> Callable[..., Any]:
     """The reference implementation of one of the stage's functions."""
     f = stage.function(function_name)
     return function(stage, "reference.py", f.reference, f.params)
+
+
+def forget(stage_id: str | None = None) -> None:
+    """Drop the imported stage modules (of one stage, or all): the next use imports them afresh."""
+    prefix = layout.STAGE_MODULE_PREFIX + (f"{stage_id}_" if stage_id else "")
+    for name in [m for m in sys.modules if m.startswith(prefix)]:
+        del sys.modules[name]

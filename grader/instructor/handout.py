@@ -24,16 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import numpy as np
 import yaml
 
-from grader import authoring, fixtures, stagecode
-from grader.course import Course, Stage, load_course, read_yaml
+from grader import fixtures, templating
+from grader.course import Course, Stage, load_course, read_yaml, stagecode
+from grader.course import render as course_render
 from grader.errors import UsageError
 
-TEMPLATES = Path(__file__).parent / "templates"
-SHIPPED_PY = ("inputs.py", "build.py")
+SHIPPED_PY = ("inputs.py", "build.py", "external.py")
 RECORDED = "recorded"  # stages/<id>/recorded/: decoy outputs on the copy's cases
 FALLBACK_REQUIREMENTS = ["numpy>=1.24", "pyyaml>=6", "jinja2>=3.1", "safetensors>=0.4", "watchfiles>=0.21"]
 
@@ -82,7 +81,7 @@ The instructor's decoys.py is not shipped: each mistake is a step away from the 
 your output with these recordings, made on this copy's cases, to name a mistake.
 """
 
-from grader.handout import recorded
+from grader.instructor.handout import recorded
 {functions}'''
 
 
@@ -203,7 +202,8 @@ def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
 
 def copy_grader(dest: Path) -> None:
     """The grader package itself, so `python -m grader` runs in the copy."""
-    shutil.copytree(Path(__file__).parent, dest / "grader", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    package = Path(__file__).resolve().parent.parent
+    shutil.copytree(package, dest / "grader", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
 def requirements() -> list[str]:
@@ -217,9 +217,7 @@ def requirements() -> list[str]:
 
 def render(name: str, **values: Any) -> str:
     """One of the grader's own templates (README, workflow, autograder scripts)."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
-                             keep_trailing_newline=True, autoescape=False)
-    return env.get_template(name).render(**values)
+    return templating.render(name, **values)
 
 
 def _fresh(out: Path) -> Path:
@@ -242,7 +240,7 @@ def build_handout(course: Course, out: Path) -> Derived:
         derived = derive(course, tmp, keep_hidden=False)
         copy_grader(tmp)
         handout = load_course(tmp)
-        authoring.write_missing_stubs(handout, tmp)
+        course_render.write_missing_stubs(handout, tmp)
         (tmp / "requirements.txt").write_text("\n".join(requirements()) + "\n", encoding="utf-8")
         (tmp / "conftest.py").write_text(render("handout_conftest.py.j2"), encoding="utf-8")
         (tmp / ".gitignore").write_text(".grader/\n__pycache__/\n*.pyc\n.venv/\n", encoding="utf-8")

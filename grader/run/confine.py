@@ -18,15 +18,17 @@ import pwd
 import resource
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from grader.results import LIVE, CaseResult, Comparison
+
 if TYPE_CHECKING:
-    from grader.sandbox import Call
+    from grader.run.sandbox import Call
 
 
 GRADED_FILE_CAP = 64 << 20  # RLIMIT_FSIZE and scratch tmpfs size, graded
@@ -82,9 +84,10 @@ class Plan:
     gid: int | None
     keep: list[str]  # folders that must stay visible (the Python installation, numpy, the grader)
     unblock: dict[str, list[str]]  # a folder `nobody` cannot enter -> the kept folders below it
+    forget: Callable[[], None] | None = None  # the caller's: drop what earlier grades left in memory
 
 
-def make_plan(root: Path, hide: Sequence[Path] | None) -> Plan:
+def make_plan(root: Path, hide: Sequence[Path] | None, forget: Callable[[], None] | None = None) -> Plan:
     """Worked out once per run, in the grader: what to hide, whom to become, which folders to keep reachable."""
     needed = [sys.prefix, sys.base_prefix, os.path.dirname(np.__file__),
               os.path.dirname(os.path.dirname(__file__)), *(p for p in sys.path if p and os.path.isdir(p))]
@@ -111,7 +114,7 @@ def make_plan(root: Path, hide: Sequence[Path] | None) -> Plan:
             closed = next((str(a) for a in reversed(Path(k).parents) if not os.stat(a).st_mode & 0o001), None)
             if closed is not None:
                 unblock.setdefault(closed, []).append(k)
-    return Plan(hide=paths, uid=uid, gid=gid, keep=keep, unblock=unblock)
+    return Plan(hide=paths, uid=uid, gid=gid, keep=keep, unblock=unblock, forget=forget)
 
 
 def make_scratch(plan: Plan) -> Path:
@@ -220,7 +223,7 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
     os.environ.clear()
     os.environ.update(keep, HOME=str(scratch), TMPDIR=str(scratch))
     got.append("cleared environment")
-    scrub()
+    scrub(plan.forget)
     if plan.uid is not None and os.geteuid() == 0:
         resource.setrlimit(resource.RLIMIT_NPROC, (GRADED_NPROC, GRADED_NPROC))
         os.setgroups([])
@@ -267,20 +270,16 @@ def _reopen(unblock: dict[str, list[str]]) -> None:
             os.close(fd)
 
 
-def scrub() -> None:
+def scrub(forget: Callable[[], None] | None) -> None:
     """Forget, in the child's copy of the grader's memory, what earlier grades left there.
 
-    That is result records (mismatches quote expected values) and the course's reference modules.
+    That is result records (mismatches quote expected values), and whatever the caller's `forget` drops (the
+    judge's decoy outputs and the course's reference modules).
     """
-    from grader import grade
-    from grader.results import LIVE, CaseResult, Comparison
-
-    for name in [m for m in sys.modules if m.startswith("_grader_stage_")]:  # references, decoys, generators
-        del sys.modules[name]
     for obj in list(LIVE.values()):
         if isinstance(obj, CaseResult):
             obj.comparisons = []
         elif isinstance(obj, Comparison):
             obj.worst, obj.first = None, []
-    grade._DECOY_CACHE.clear()  # decoy outputs on hidden cases are as telling as expected values
-    grade._PUBLIC_DECOYS.clear()
+    if forget is not None:
+        forget()

@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader import fixtures, grade, submissions
+from grader import fixtures
 from grader.course import Course
 from grader.errors import FixtureError, GraderError
-from grader.gradebook import Entry, Gradebook
+from grader.instructor import submissions
+from grader.instructor.gradebook import Entry, Gradebook
+from grader.judge import grade
 from grader.results import Report, Status
 
 

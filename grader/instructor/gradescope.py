@@ -16,9 +16,10 @@ import time
 import zipfile
 from pathlib import Path
 
-from grader import grade, handout, submissions
 from grader.course import Course, load_course
 from grader.errors import GraderError, UsageError
+from grader.instructor import handout, submissions
+from grader.judge import grade
 from grader.report import gradescope as gradescope_report
 from grader.results import Report
 

@@ -1,0 +1,143 @@
+"""The course as frozen, typed objects: what course.yaml and stage.yaml say once the loader has checked them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Elementwise |actual - expected| <= atol + rtol * |expected|."""
+
+    atol: float
+    rtol: float
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """How one argument of a case is made: literal values, seeded random, a generator, or a built file."""
+
+    name: str
+    kind: str
+    spec: dict[str, Any] = field(hash=False, compare=True)
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function the learner writes, and the reference that defines it."""
+
+    name: str
+    module: str  # student.gelu
+    params: tuple[str, ...]
+    reference: str  # function name in the stage's reference.py
+    returns: str = "array"  # or "dict"
+    keys: tuple[str, ...] = ()  # for returns: dict
+    elementwise: bool = False
+    dtype: str | None = None  # the output dtype a learner should return, when no float input implies it
+    doc: str = ""
+
+    @property
+    def student_file(self) -> str:
+        return self.module.replace(".", "/") + ".py"
+
+
+@dataclass(frozen=True)
+class Decoy:
+    """A known-wrong variant: if a learner's output matches it, the grader names the mistake."""
+
+    id: str
+    function: str  # name in decoys.py
+    target: str  # the stage function it imitates
+    hint: str
+
+
+@dataclass(frozen=True)
+class External:
+    """What `--checkpoint PATH` means for a stage: the artifact a learner's file stands in for, and its checker."""
+
+    artifacts: tuple[str, ...]  # the artifact files the learner's file stands in for
+    open: str  # function in the stage's external.py: open(path) -> {"path", "description", "last_axis", "bounds"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of one function, with its inputs and visibility."""
+
+    id: str
+    function: str
+    inputs: tuple[InputSpec, ...]
+    tolerance: Tolerance
+    hidden: bool = False
+    weight: float = 1.0
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage: a folder of YAML, markdown and numpy."""
+
+    id: str
+    title: str
+    dir: Path
+    summary: str
+    functions: tuple[Function, ...]
+    tolerance: Tolerance
+    cases: tuple[Case, ...]
+    points: float
+    timeout: float
+    memory_mb: int
+    depends_on: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    decoys: tuple[Decoy, ...] = ()
+    instructions: str = "instructions.md"
+    artifacts: str | None = None  # builder function in build.py
+    hidden_count: int = 0  # hidden cases kept elsewhere (a handout's `hidden_cases: N`), not in `cases`
+    derived: bool = False  # a handout or autograder copy (has `hidden_cases:`): reference.py is not shipped
+    external: External | None = None  # `--checkpoint PATH` grades this stage on a file of the learner's own
+
+    @property
+    def file(self) -> Path:
+        return self.dir / "stage.yaml"
+
+    @property
+    def module(self) -> str:
+        return self.functions[0].module
+
+    @property
+    def student_file(self) -> str:
+        return self.functions[0].student_file
+
+    def function(self, name: str) -> Function:
+        return next(f for f in self.functions if f.name == name)
+
+    def case(self, case_id: str) -> Case:
+        return next(c for c in self.cases if c.id == case_id)
+
+
+@dataclass(frozen=True)
+class Course:
+    """The whole course, in order."""
+
+    root: Path
+    title: str
+    stages: tuple[Stage, ...]
+    timeout: float
+    memory_mb: int
+
+    def stage(self, stage_id: str) -> Stage:
+        from grader.errors import UsageError
+
+        for s in self.stages:
+            if s.id == stage_id:
+                return s
+        import difflib
+
+        near = difflib.get_close_matches(stage_id, [s.id for s in self.stages], n=1)
+        also = f" Did you mean '{near[0]}'?" if near else ""
+        ids = ", ".join(s.id for s in self.stages)
+        raise UsageError(f"no stage '{stage_id}' in {self.root / 'course.yaml'} (stages: {ids}).{also}")
+
+    def stage_of_module(self, module: str) -> Stage | None:
+        return next((s for s in self.stages if s.module == module), None)

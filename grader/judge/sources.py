@@ -1,0 +1,32 @@
+"""Where a grade's case data comes from: the verified fixtures, or a stand-in such as a learner's own checkpoint."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from grader.course.model import Case
+
+
+class CaseSource(Protocol):
+    """Inputs, expected outputs and output dtypes of a stage's cases.
+
+    `fixtures.StageFixtures` is the usual one; `judge.external.ExternalSource` computes them from a file the
+    learner points the grader at. `against` says what the expected values came from when it is not the fixtures.
+    """
+
+    notices: list[str]
+    against: str | None
+
+    def inputs(self, case: Case) -> dict[str, Any]:
+        """The case's inputs, by parameter name."""
+
+    def expected(self, case: Case) -> dict[str, np.ndarray]:
+        """The case's expected outputs, by key ('' for a single array)."""
+
+    def dtype(self, case: Case) -> str | None:
+        """The dtype the learner should return, if one is implied."""
+
+    def input_digest(self, case: Case) -> str | None:
+        """A digest of the case's inputs (decoy outputs are cached under it), or None: not cached."""
