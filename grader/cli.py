@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from grader.course import layout
 from grader.errors import GraderError, UsageError
-
-FORMATS = ("text", "json", "junit", "gradescope", "csv")
-RENDERERS = {"json": "json", "junit": "junit", "gradescope": "gradescope", "csv": "csv"}  # format -> grader.report.*
-
+from grader.report import FORMATS
+from grader.results import Report
 
 _TAKES_VALUE = ("--root", "--stage", "--checkpoint", "--format", "--output")
 
@@ -96,15 +95,6 @@ def _instructor_commands(sub: Any) -> None:
     ag.add_argument("--results", type=Path, required=True, metavar="FILE")
 
 
-def find_root(start: Path) -> Path:
-    """The nearest folder at or above start that holds course.yaml."""
-    for folder in [start, *start.parents]:
-        if (folder / "course.yaml").exists():
-            return folder
-    raise UsageError(f"no course.yaml in {start} or any folder above it: run the grader from the course folder, "
-                     "or pass --root DIR")
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run one command; return its exit code."""
     argv = sys.argv[1:] if argv is None else argv
@@ -130,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     from grader.course import load_course
 
-    root = (args.root or find_root(Path.cwd())).resolve()
+    root = (args.root or layout.find_root(Path.cwd())).resolve()
     course = load_course(root)
     if args.command == "show":
         from grader.course import render
@@ -186,41 +176,16 @@ def _grade(course: Any, stages: list[Any], args: argparse.Namespace) -> int:
     return 0 if report.passed else 1
 
 
-def render(report: Any, fmt: str, colour: bool = False, footer: list[str] | None = None) -> str:
-    """The report in one format, by that format's renderer under grader/report/."""
-    if fmt in RENDERERS:
-        import importlib
-
-        return str(importlib.import_module(f"grader.report.{RENDERERS[fmt]}").render(report))
+def emit(report: Report, fmt: str, specs: list[str], footer: list[str] | None = None) -> None:
+    """Write each --output file in its format, then print the report (text to a terminal when files are written)."""
+    from grader import report as reports
     from grader.report import text
 
-    return text.render(report, colour=colour, footer=footer)
-
-
-def emit(report: Any, fmt: str, outputs: list[str], footer: list[str] | None = None) -> None:
-    """Print the report; write each --output file atomically in its own format."""
-    from grader.report import text
-
-    for spec in outputs:
-        kind, _, path = spec.partition("=") if "=" in spec else (fmt, "", spec)
-        if kind not in FORMATS:
-            raise UsageError(f"--output {spec}: unknown format '{kind}' (formats: {', '.join(FORMATS)})")
-        write_atomic(Path(path), render(report, kind))
-    if fmt == "text" or outputs:
-        sys.stdout.write(render(report, "text", colour=text.wants_colour(sys.stdout), footer=footer))
+    reports.write(report, reports.outputs(specs, fmt))
+    if fmt == "text" or specs:
+        sys.stdout.write(reports.render(report, "text", colour=text.wants_colour(sys.stdout), footer=footer))
     else:
-        sys.stdout.write(render(report, fmt))
-
-
-def write_atomic(path: Path, data: str) -> None:
-    """Write a file whole or not at all."""
-    from grader import fsutil
-
-    path = path.resolve()
-    try:
-        fsutil.write_text(path, data)
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}; check the folder exists and is writable")
+        sys.stdout.write(reports.render(report, fmt))
 
 
 def _next_step(course: Any, progress: Any, graded: list[Any]) -> list[str]:
@@ -362,12 +327,13 @@ def _batch(course: Any, book: Any, args: argparse.Namespace) -> None:
 
 
 def _cohort(course: Any, book: Any, args: argparse.Namespace) -> None:
+    from grader import report as reports
     from grader.instructor import cohort
 
     if args.csv is not None:
         from grader.report import csv as csv_report
 
-        write_atomic(args.csv, csv_report.render_cohort([s.id for s in course.stages], book.rows()))
+        reports.write_file(args.csv, csv_report.render_cohort([s.id for s in course.stages], book.rows()))
         print(f"wrote {args.csv}")
     if args.command == "report":
         data = cohort.build(course, book)
@@ -375,5 +341,5 @@ def _cohort(course: Any, book: Any, args: argparse.Namespace) -> None:
         if args.html is not None:
             from grader.report import html
 
-            write_atomic(args.html, html.render(data))
+            reports.write_file(args.html, html.render(data))
             print(f"wrote {args.html}")

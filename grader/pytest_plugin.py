@@ -83,8 +83,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     wanted = config.getoption("--stage")
     if not wanted:
         return
-    from grader.cli import find_root
     from grader.course import load_course
+    from grader.course.layout import find_root
     from grader.errors import GraderError
 
     try:

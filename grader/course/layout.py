@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader import fsutil
+from grader.errors import UsageError
 
 COURSE_FILE = "course.yaml"
 STAGES = "stages"
@@ -67,3 +68,12 @@ def decoy_cache(root: Path) -> Path:
 def hidden_from_submissions(root: Path) -> list[Path]:
     """The course folders a graded submission must never see."""
     return [root / FIXTURES, root / STAGES, root / STATE]
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above start that holds course.yaml."""
+    for folder in [start, *start.parents]:
+        if (folder / COURSE_FILE).exists():
+            return folder
+    raise UsageError(f"no course.yaml in {start} or any folder above it: run the grader from the course folder, "
+                     "or pass --root DIR")

@@ -8,64 +8,10 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
 
 from grader.course import Course
 from grader.instructor.gradebook import Gradebook
-
-BINS = 10  # score histogram bins, as shares of the maximum
-
-
-@dataclass
-class StageStats:
-    """One stage across the cohort."""
-
-    id: str
-    title: str
-    graded: int
-    passed: int
-    not_started: int
-    mean_points: float
-    max_points: float
-
-    @property
-    def pass_rate(self) -> float:
-        return self.passed / self.graded if self.graded else 0.0
-
-
-@dataclass
-class Mistake:
-    """A known mistake and how many submissions made it."""
-
-    stage: str
-    id: str
-    submissions: int
-    cases: int
-
-
-@dataclass
-class CohortReport:
-    """Everything the cohort report shows."""
-
-    course: str
-    submissions: int
-    graded: int
-    rejected: int
-    errors: int
-    max_points: float
-    stages: list[StageStats] = field(default_factory=list)
-    mistakes: list[Mistake] = field(default_factory=list)
-    scores: list[float] = field(default_factory=list)  # points of each graded submission
-    histogram: list[int] = field(default_factory=list)  # BINS counts of score / max_points
-    problems: list[tuple[str, str, str]] = field(default_factory=list)  # (submission, state, message)
-
-    @property
-    def mean(self) -> float:
-        return statistics.fmean(self.scores) if self.scores else 0.0
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.scores) if self.scores else 0.0
+from grader.results.cohort import BINS, CohortReport, Mistake, StageStats
 
 
 def build(course: Course, book: Gradebook, top: int = 10) -> CohortReport:

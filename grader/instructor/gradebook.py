@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import UsageError
 from grader.results import Report
+from grader.results.cohort import CaseRow, Row
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -43,32 +44,6 @@ class Entry:
     message: str = ""
     seconds: float = 0.0  # wall time to grade it
     compute_seconds: float = 0.0  # time spent inside the learner's functions
-
-
-@dataclass
-class Row:
-    """A submission as the gradebook holds it (what the CSV and the cohort report read)."""
-
-    id: str
-    state: str
-    points: float
-    max_points: float
-    message: str
-    seconds: float
-    compute_seconds: float
-    stages: dict[str, tuple[str, float, float]] = field(default_factory=dict)  # id -> (status, points, max)
-
-
-@dataclass
-class CaseRow:
-    """One case of one graded submission."""
-
-    submission: str
-    stage: str
-    case: str
-    status: str
-    hidden: bool
-    diagnosis: str | None
 
 
 class Gradebook:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import fixtures
+from grader import report as reports
 from grader.course import Course, Stage, load_course, stagecode
 from grader.errors import GraderError
 from grader.judge import grade
@@ -58,6 +59,7 @@ class Watch:
         progress = Progress(course.root)
         self.stage = course.stage(args.stage) if args.stage else _first_unpassed(course, progress)
         self.json = args.format == "json"
+        self.outputs = reports.outputs(args.output, args.format)  # checked before the first grade
         self.tty = sys.stdout.isatty() and not self.json
         self.colour = text.wants_colour(sys.stdout) and not self.json
         self.events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()  # put() is signal-safe
@@ -318,13 +320,8 @@ class Watch:
 
     def write_outputs(self, result: StageResult | GraderError | None) -> None:
         """--output files, rewritten (atomically) on every grade."""
-        if not self.args.output or not isinstance(result, StageResult):
-            return
-        from grader import cli
-
-        for spec in self.args.output:
-            kind, _, path = spec.rpartition("=") if "=" in spec else (self.args.format, "", spec)
-            cli.write_atomic(Path(path), cli.render(Report(course=self.course.title, stages=[result]), kind))
+        if self.outputs and isinstance(result, StageResult):
+            reports.write(Report(course=self.course.title, stages=[result]), self.outputs)
 
     def _after(self, stage: Stage) -> Stage | None:
         order = list(self.course.stages)

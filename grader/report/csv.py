@@ -11,8 +11,8 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
-from grader.instructor.gradebook import Row
 from grader.results import Report
+from grader.results.cohort import Row
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 

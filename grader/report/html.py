@@ -6,7 +6,7 @@ jinja2 with autoescaping on, so submission names and messages from learners are 
 from __future__ import annotations
 
 from grader import templating
-from grader.instructor.cohort import BINS, CohortReport
+from grader.results.cohort import BINS, CohortReport
 
 
 def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dict[str, object]]:
