@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from grader.results import Status
-from grader.run import sandbox
+from grader.run import protocol, sandbox
 from tests.conftest import CORPUS, grade_source
 
 # file -> (status of every case, a piece of the message or None)
@@ -108,8 +108,8 @@ def test_output_is_captured_and_truncated_with_a_note(mini):
     case = result.cases[0]
     assert case.status is Status.FAIL
     assert case.stdout.startswith("debug line 0\n")
-    assert "more bytes of output not shown" in case.stdout
-    assert len(case.stdout) < sandbox.STREAM_CAP + 200
+    assert case.output_cut > 0
+    assert len(case.stdout) <= protocol.OUTPUT_CAP
 
 
 def test_a_child_the_learner_forked_does_not_survive(mini):
@@ -255,3 +255,50 @@ def test_an_array_two_calls_share_reaches_the_second_unchanged(tmp_path):
     outcomes = list(sandbox.run(tmp_path, calls, sandbox.Limits(timeout=5, memory_mb=1024)))
     assert [o.value[""].tolist() for o in outcomes] == [[10.0], [10.0]]
     assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]  # and the grader's own copy is untouched
+
+
+def test_each_case_shows_exactly_what_its_own_call_printed(mini):
+    """stdout and stderr interleaved as written, under the case that printed them, and nothing of another call."""
+    source = ("import sys\n"
+              "def run_double(x):\n"
+              "    print('shape', x.shape)\n"
+              "    print('to stderr', x.size, file=sys.stderr)\n"
+              "    print('after')\n"
+              "    return 2 * x\n")
+    result = grade_source(mini, "double", source)
+    shapes = {c.case: c.stdout for c in result.cases}
+    assert len(set(shapes.values())) == len(result.cases) > 1
+    for case in result.cases:
+        lines = case.stdout.splitlines()
+        assert len(lines) == 3 and lines[0].startswith("shape (") and lines[1].startswith("to stderr ")
+        assert lines[2] == "after" and case.output_cut == 0
+
+
+def test_a_timeout_names_the_learners_line(mini):
+    source = ("def run_double(x):\n"
+              "    i = 0\n"
+              "    while i >= 0:\n"
+              "        i += 1\n"
+              "    return x\n")
+    result = grade_source(_short_timeout(mini), "double", source)
+    case = result.cases[0]
+    assert case.status is Status.TIMEOUT
+    assert case.where is not None and case.where.startswith("student/double.py:"), case.where
+    assert case.where.split(":")[1].split()[0] in ("3", "4") and "i" in case.where
+    assert case.where in case.message
+
+
+def test_not_started_names_the_function_that_raised(mini):
+    source = ("def helper(x):\n"
+              "    raise NotImplementedError('helper is not written yet')\n"
+              "def run_double(x):\n"
+              "    return helper(x) * 2\n")
+    result = grade_source(mini, "double", source)
+    assert {c.status for c in result.cases} == {Status.TODO}
+    assert {c.raised_in for c in result.cases} == {"student/double.py:helper"}
+
+
+def test_a_returned_list_is_noted(mini):
+    result = grade_source(mini, "double", "def run_double(x):\n    return (2 * x).tolist()\n")
+    assert {c.status for c in result.cases} == {Status.PASS}
+    assert {c.returned for c in result.cases} == {"list"}

@@ -104,3 +104,6 @@ class ExternalSource:
 
     def input_digest(self, case: Case) -> str | None:
         return None  # computed from a learner's file: decoy outputs are not kept
+
+    def output_size(self, case: Case) -> int | None:
+        return None  # not known before the reference has run on the file

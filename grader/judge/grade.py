@@ -25,6 +25,7 @@ from grader.judge.decoys import CACHE, Lazy
 from grader.judge.sources import CaseSource
 from grader.results import CaseResult, StageResult, Status, without_hidden_values
 from grader.run import sandbox
+from grader.run.protocol import FRAME_CAP, Call, Limits, Outcome
 
 
 @dataclass
@@ -76,9 +77,9 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     cases = cases_to_run(stage, options)
     source = options.source or fixtures.StageFixtures(course, stage, cases)
     inputs = {c.id: source.inputs(c) for c in cases}
-    calls = [sandbox.Call(case=c.id, module=stage.module, function=c.function, inputs=inputs[c.id],
-                          returns=stage.function(c.function).returns) for c in cases]
-    limits = sandbox.Limits(timeout=stage.timeout, memory_mb=stage.memory_mb)
+    calls = [Call(case=c.id, module=stage.module, function=c.function, inputs=inputs[c.id],
+                  returns=stage.function(c.function).returns, max_bytes=_max_bytes(source, c)) for c in cases]
+    limits = Limits(timeout=stage.timeout, memory_mb=stage.memory_mb)
     substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
@@ -103,12 +104,20 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
                       against=source.against, student_file=stage.student_file)
     out.notes.extend(source.notices)
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
-    out.notes.extend([sandbox.isolation()] if options.graded else [])  # which isolation held (SECURITY.md)
+    isolation = next((r.isolation for r in results if r.isolation), None)
+    if options.graded:  # which isolation held (SECURITY.md)
+        out.notes.append(f"sandbox (graded): {isolation}" if isolation else "sandbox (graded)")
     return out
 
 
+def _max_bytes(source: CaseSource, case: Case) -> int:
+    """The most a call may send back: four float64 copies of its expected output and 1 MiB, when that is known."""
+    elements = source.output_size(case)
+    return FRAME_CAP if elements is None else 32 * elements + (1 << 20)
+
+
 def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[str, dict[str, Any]],
-             outcomes: Iterator[sandbox.Outcome], results: list[CaseResult], imported: set[str],
+             outcomes: Iterator[Outcome], results: list[CaseResult], imported: set[str],
              total_weight: float) -> None:
     """Judge each outcome as it arrives; stop at a cancel (a newer save) or, self-paced, at a first timeout."""
     # Self-paced, a cancel means a newer save: nothing here will be shown. Graded, it means the submission's time
@@ -121,8 +130,9 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
         result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
                             weight=case.weight, max_points=stage.points * case.weight / total_weight,
                             hidden=case.hidden, atol=case.tolerance.atol, rtol=case.tolerance.rtol,
-                            message=outcome.message, stdout=outcome.stdout, stderr=outcome.stderr,
-                            seconds=outcome.seconds)
+                            message=outcome.message, stdout=outcome.output, output_cut=outcome.output_cut,
+                            seconds=outcome.seconds, raised_in=outcome.raised_in, returned=outcome.returned,
+                            where=outcome.where, isolation=outcome.isolation)
         imported.update(outcome.modules)
         if outcome.status is not None:
             result.status = outcome.status

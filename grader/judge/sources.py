@@ -30,3 +30,6 @@ class CaseSource(Protocol):
 
     def input_digest(self, case: Case) -> str | None:
         """A digest of the case's inputs (decoy outputs are cached under it), or None: not cached."""
+
+    def output_size(self, case: Case) -> int | None:
+        """How many elements the case's expected outputs hold, if known (it bounds what a call may send)."""

@@ -97,9 +97,14 @@ class CaseResult:
     diagnosis: str | None = None  # id of the known mistake the output matches
     diagnosis_hint: str | None = None
     notes: list[str] = field(default_factory=list)
-    stdout: str = ""
-    stderr: str = ""
+    stdout: str = ""  # what the call printed, stdout and stderr interleaved as written (cut: see output_cut)
+    stderr: str = ""  # kept for records made before output was captured as one stream
+    output_cut: int = 0  # lines of printed output not kept
     seconds: float = 0.0
+    raised_in: str | None = None  # "student/gelu.py:run_gelu": the learner's function that raised
+    returned: str | None = None  # the Python type returned when it was not an array ("list", "tuple")
+    where: str | None = None  # a timed-out call: the learner's line it was on ("student/gelu.py:11  while ...")
+    isolation: str | None = None  # graded: what kept the learner's code apart from the grader
 
     def __post_init__(self) -> None:
         LIVE[id(self)] = self

@@ -15,28 +15,22 @@ import fcntl
 import importlib
 import importlib.machinery
 import io
-import json
 import os
 import resource
 import signal
-import struct
 import sys
 import time
 import types
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from grader.results import Status
-from grader.run import confine
-
-if TYPE_CHECKING:
-    from grader.run.sandbox import Call, Limits
-
+from grader.run import capture, confine
+from grader.run.protocol import Call, Limits, encode
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
-HEADER = struct.Struct("<Q")  # a frame's header length
 SETUP_FAILED = 71  # exit code of a child whose graded isolation could not be set up
 _PR_SET_PDEATHSIG = 1
 
@@ -58,43 +52,31 @@ class _StudentFinder:  # a meta path finder by protocol: importlib.abc would pul
         return spec
 
 
-def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any],
-         res_w: int, out_w: int, err_w: int, plan: confine.Plan | None, scratch: Path | None) -> None:
-    """Run every call in this (forked) process, send each result, and exit: never returns into the grader."""
+RES_FD, OUT_FD, STACK_FD = 3, 4, 5  # in the child: the result pipe, the output file, the stack file
+
+
+def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any], fds: tuple[int, int, int],
+         plan: confine.Plan | None, scratch: Path | None) -> None:
+    """Run every call in this (forked) process, send each result, and exit: never returns into the grader.
+
+    `fds` are the result pipe's write end, the output file and the stack file (grader/run/capture.py).
+    """
     code = 0
     grader = os.getppid()
     try:
         os.setpgid(0, 0)
-        # Only fds 0-2 and the result pipe survive: a fork inherits every fd the grader holds (a gradebook, a
-        # progress file, a test runner's capture), close-on-exec or not, and the learner could write to any.
-        res_w = _keep_fds(res_w, out_w, err_w)
-        out_w, err_w = res_w + 1, res_w + 2
+        # Only fds 0-2 and these three survive: a fork inherits every fd the grader holds (a gradebook, a progress
+        # file, a test runner's capture), close-on-exec or not, and the learner could write to any.
+        _keep_fds(*fds)
         if plan is not None:
             try:
                 root, got = confine.isolate(plan, root, scratch, calls)
             except Exception as e:  # noqa: BLE001 - never run untrusted code with less isolation than promised
-                send(res_w, {"fatal": f"{type(e).__name__}: {e}"})
+                send(RES_FD, {"fatal": f"{type(e).__name__}: {e}"})
                 os._exit(SETUP_FAILED)
-            send(res_w, {"isolation": got})
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.dup2(out_w, 1)
-        os.dup2(err_w, 2)
-        for fd in (devnull, out_w, err_w):
-            os.close(fd)
-        # Fresh Python streams on fds 0-2: the grader's own may be anything (a test runner's capture, a UI).
-        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-        faulthandler.enable(sys.stderr)  # a segfault shows the learner where, in their captured stderr
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError(EFBIG), not a kill
-        fsize = confine.GRADED_FILE_CAP if plan is not None else FILE_CAP
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        cap = limits.memory_mb << 20
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-        sys.dont_write_bytecode = True
+            send(RES_FD, {"isolation": got})
+        _streams()
+        _limits(limits, graded=plan is not None)
         sys.path.insert(0, str(root))
         sys.meta_path.insert(0, _StudentFinder())
         # If the grader dies (killed, its terminal closed), this child dies with it rather than spin on alone.
@@ -106,19 +88,7 @@ def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
             stand_in = types.ModuleType(name)
             stand_in.__dict__.update(functions)
             sys.modules[name] = stand_in
-        # This process is already a private copy of the inputs; only an array two calls share needs copying, so
-        # that one call's in-place change cannot reach the next (a GPT-2-sized MLP case is 19 MB of weights).
-        seen: dict[int, int] = {}
-        for c in calls:
-            for v in c.inputs.values():
-                seen[id(v)] = seen.get(id(v), 0) + 1
-        shared = {k for k, n in seen.items() if n > 1}
-        for i, call in enumerate(calls):
-            send(res_w, {"start": i})
-            header, parts = _call(root, call, shared)
-            sys.stdout.flush()
-            sys.stderr.flush()
-            send(res_w, header, parts)
+        _run(root, calls)
     except BaseException:  # noqa: BLE001 - the child must end here whatever happened, never return into the grader
         code = 70
     finally:
@@ -129,21 +99,63 @@ def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
             os._exit(code)
 
 
-def _keep_fds(res_w: int, out_w: int, err_w: int) -> int:
-    """Move the three pipes to fds 3, 4, 5 (result, stdout, stderr), close everything above; return 3."""
-    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6) for fd in (res_w, out_w, err_w)]  # clear of 3-5
-    for target, fd in zip((3, 4, 5), moved, strict=True):
+def _run(root: Path, calls: list[Call]) -> None:
+    """Each call between `start i` and its result; its printed output travels in its own result frame."""
+    # This process is already a private copy of the inputs; only an array two calls share needs copying, so that
+    # one call's in-place change cannot reach the next (a GPT-2-sized MLP case is 19 MB of weights).
+    seen: dict[int, int] = {}
+    for c in calls:
+        for v in c.inputs.values():
+            seen[id(v)] = seen.get(id(v), 0) + 1
+    shared = {k for k, n in seen.items() if n > 1}
+    for i, call in enumerate(calls):
+        capture.empty(OUT_FD)
+        send(RES_FD, {"start": i})
+        header, parts = _call(root, call, shared)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        header["output"], header["output_cut"] = capture.read(OUT_FD)
+        send(RES_FD, header, parts)
+
+
+def _streams() -> None:
+    """Stdin on /dev/null; stdout and stderr both on the output file; faulthandler on the stack file."""
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(OUT_FD, 1)
+    os.dup2(OUT_FD, 2)
+    # Fresh Python streams on fds 0-2: the grader's own may be anything (a test runner's capture, a UI).
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    # Line-buffered, both: lines land in the output file in the order they were printed, whichever stream.
+    sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    faulthandler.enable(sys.stderr)  # a segfault shows the learner where, in their captured output
+    faulthandler.register(signal.SIGUSR1, file=STACK_FD, all_threads=False)  # the grader's ask, at a timeout
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError(EFBIG), not a kill
+
+
+def _limits(limits: Limits, graded: bool) -> None:
+    fsize = confine.GRADED_FILE_CAP if graded else FILE_CAP
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    cap = limits.memory_mb << 20
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    sys.dont_write_bytecode = True
+
+
+def _keep_fds(res_w: int, out: int, stack: int) -> None:
+    """Move the result pipe and the two capture files to fds 3, 4, 5 and close everything above."""
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6) for fd in (res_w, out, stack)]  # clear of 3-5
+    for target, fd in zip((RES_FD, OUT_FD, STACK_FD), moved, strict=True):
         os.dup2(fd, target, inheritable=False)
     os.closerange(6, max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
-    return 3
 
 
-
-def send(fd: int, header: dict[str, Any], parts: list[bytes] = ()) -> None:  # type: ignore[assignment]
-    """One frame: an 8-byte length, a JSON header naming its payloads' sizes, then the payloads."""
-    head = json.dumps({**header, "parts": [len(p) for p in parts]}).encode()
-    data = HEADER.pack(len(head)) + head + b"".join(parts)
-    view = memoryview(data)
+def send(fd: int, header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) -> None:
+    """One frame (protocol.encode), written whole."""
+    view = memoryview(encode(header, parts))
     while view:
         view = view[os.write(fd, view):]
 
@@ -152,28 +164,36 @@ def _student_modules() -> list[str]:
     return sorted(m for m in sys.modules if m == "student" or m.startswith("student."))
 
 
-def _call(root: Path, call: Call, shared: set[int] = frozenset()) -> tuple[dict[str, Any], list[bytes]]:  # type: ignore[assignment]
-    """Import and call one learner function; every way it can go wrong becomes a status and a message."""
+def _import(root: Path, call: Call) -> tuple[Any, tuple[dict[str, Any], list[bytes]] | None]:
+    """The learner's module, or the frame that says why it could not be imported."""
     try:
-        module = importlib.import_module(call.module)
+        return importlib.import_module(call.module), None
     except SyntaxError as e:
         where = f"{_rel(root, e.filename)}:{e.lineno}" if e.filename else call.module
         text = f"\n    {e.text.rstrip()}" if e.text else ""
-        return _err(Status.SYNTAX_ERROR, f"{where}: {type(e).__name__}: {e.msg}{text}")
+        return None, _err(Status.SYNTAX_ERROR, f"{where}: {type(e).__name__}: {e.msg}{text}")
     except ModuleNotFoundError as e:
         if e.name in (call.module, "student"):
             path = call.module.replace(".", "/") + ".py"
-            return _err(Status.IMPORT_ERROR, f"{path} is missing. Restore the stub with "
-                        f"`python -m grader reset {call.module.rsplit('.', 1)[-1]}`.")
-        return _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
+            return None, _err(Status.IMPORT_ERROR, f"{path} is missing. Restore the stub with "
+                              f"`python -m grader reset {call.module.rsplit('.', 1)[-1]}`.")
+        return None, _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
     except NotImplementedError as e:
-        return _err(Status.TODO, str(e) or "not started yet")
+        return None, _err(Status.TODO, str(e) or "not started yet", _raised_in(root, e))
     except MemoryError:
-        return _err(Status.MEMORY, "ran out of memory while importing your module")
+        return None, _err(Status.MEMORY, "ran out of memory while importing your module")
     except SystemExit as e:
-        return _err(Status.EXITED, f"your module called exit({e.code!r}) while being imported")
+        return None, _err(Status.EXITED, f"your module called exit({e.code!r}) while being imported")
     except BaseException as e:
-        return _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
+        return None, _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
+
+
+def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset()
+          ) -> tuple[dict[str, Any], list[bytes]]:
+    """Import and call one learner function; every way it can go wrong becomes a status and a message."""
+    module, failed = _import(root, call)
+    if failed is not None:
+        return failed
     fn = getattr(module, call.function, None)
     if not callable(fn):
         return _err(Status.IMPORT_ERROR, f"{call.module.replace('.', '/')}.py has no function "
@@ -183,14 +203,13 @@ def _call(root: Path, call: Call, shared: set[int] = frozenset()) -> tuple[dict[
     try:
         result = fn(**inputs)
     except NotImplementedError as e:
-        return _err(Status.TODO, str(e) or "not started yet")
+        return _err(Status.TODO, str(e) or "not started yet", _raised_in(root, e))
     except MemoryError:
-        return _err(Status.MEMORY, "ran out of memory (MemoryError). Check the size of the arrays you "
-                    "create.")
+        return _err(Status.MEMORY, "ran out of memory (MemoryError). Check the size of the arrays you create.")
     except SystemExit as e:
         return _err(Status.EXITED, f"called exit({e.code!r}) instead of returning a value")
     except BaseException as e:
-        return _err(Status.EXCEPTION, _trimmed(root, e, "raised an exception"))
+        return _err(Status.EXCEPTION, _trimmed(root, e, "raised an exception"), _raised_in(root, e))
     seconds = time.perf_counter() - t0
     try:
         keys, parts = _encode(result, call.returns)
@@ -199,11 +218,22 @@ def _call(root: Path, call: Call, shared: set[int] = frozenset()) -> tuple[dict[
     except BaseException as e:
         return _err(Status.BAD_OUTPUT, f"returned a value that could not be turned into an array: "
                     f"{type(e).__name__}: {e}")
-    return {"status": "ok", "keys": keys, "modules": _student_modules(), "call_seconds": seconds}, parts
+    returned = type(result).__name__ if type(result) in (list, tuple) else None
+    return {"status": "ok", "keys": keys, "modules": _student_modules(), "call_seconds": seconds,
+            "returned": returned}, parts
 
 
-def _err(status: Status, message: str) -> tuple[dict[str, Any], list[bytes]]:
-    return {"status": status.value, "message": message, "modules": _student_modules()}, []
+def _raised_in(root: Path, e: BaseException) -> str | None:
+    """The learner's innermost function in the traceback, as "student/gelu.py:run_gelu"."""
+    import traceback
+
+    student = str(root / "student") + os.sep
+    mine = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.startswith(student)]
+    return f"{_rel(root, mine[-1].filename)}:{mine[-1].name}" if mine else None
+
+
+def _err(status: Status, message: str, raised_in: str | None = None) -> tuple[dict[str, Any], list[bytes]]:
+    return {"status": status.value, "message": message, "modules": _student_modules(), "raised_in": raised_in}, []
 
 
 class _BadOutput(Exception):

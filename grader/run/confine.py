@@ -21,15 +21,12 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from grader.results import LIVE, CaseResult, Comparison
-
-if TYPE_CHECKING:
-    from grader.run.sandbox import Call
-
+from grader.run.protocol import Call
 
 GRADED_FILE_CAP = 64 << 20  # RLIMIT_FSIZE and scratch tmpfs size, graded
 

@@ -1,20 +1,20 @@
 """Runs the learner's functions in a child process and returns their outputs as plain arrays; never prints.
 
-This module is the grader's side: it forks one child per run of a stage's calls (grader/child.py is what that
-child does), reads the frames it sends back, enforces the timeout and kills what the child started. The child is
-forked after numpy is imported (so a grade costs a fork, not an interpreter start) and before any expected output
-is read: only the inputs exist in its memory. Outputs come back over a private pipe as .npy bytes read with
-allow_pickle=False, so nothing the child sends can run code in the grader. After each child its whole process
-group is killed, and the grader, a child subreaper, kills and reaps any descendant that left the group (setsid)
-and was handed to it: nothing the child started survives.
+This module is the grader's side: it forks one child per run of a stage's calls (grader/run/child.py is what that
+child does), reads the frames it sends back (grader/run/protocol.py), enforces the timeout and kills what the child
+started (grader/run/reap.py). The child is forked after numpy is imported (so a grade costs a fork, not an
+interpreter start) and before any expected output is read: only the inputs exist in its memory. Outputs come back
+over a private pipe as .npy bytes read with allow_pickle=False, so nothing the child sends can run code in the
+grader. A call's printed output comes back in its own result frame (grader/run/capture.py), so it is never shown
+under another case; a call stopped at its timeout is first asked for its stack, to say which line it was on.
 
 The child may only report statuses that describe its own failure (an exception, a bad value...): PASS and FAIL
 are the grader's to decide, and frames out of order are refused, so writing into the result pipe cannot forge
 a verdict.
 
-`graded=True` is the setting for untrusted submissions (SECURITY.md; grader/confine.py does the confining).
+`graded=True` is the setting for untrusted submissions (SECURITY.md; grader/run/confine.py does the confining).
 Every outcome is then collected before the first is yielded, so no expected value of this stage is read while
-one of its children lives. `isolation()` says which confinements were in force.
+one of its children lives.
 
 A timeout, a crash or an exit ends that call only: the next call gets a new child.
 """
@@ -22,8 +22,6 @@ A timeout, a crash or an exit ends that call only: the next call gets a new chil
 from __future__ import annotations
 
 import fcntl
-import io
-import json
 import os
 import select
 import signal
@@ -34,76 +32,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from grader.errors import GraderError
 from grader.results import Status
-from grader.run import child, confine
+from grader.run import capture, child, confine, reap
+from grader.run.protocol import Call, Frames, Limits, Outcome, result_of, safe_text
 
-STREAM_CAP = 8 * 1024  # bytes of stdout / stderr kept per call
-
-
-FRAME_CAP = 1 << 30  # the most a call may send back
-
-
-MESSAGE_CAP = 16 * 1024  # characters of a child's message kept
+Substitutes = dict[str, dict[str, Callable[..., Any]]]
+STACK_WAIT = 0.2  # seconds a timed-out child has to write its stack before it is killed
 
 
-# The statuses a child may report about itself. PASS and FAIL are decided by the grader's comparison, and
-# TIMEOUT / CRASHED / SKIPPED by the grader watching the child: a child claiming any of them is lying.
-_CHILD_STATUSES = frozenset({Status.TODO, Status.SYNTAX_ERROR, Status.IMPORT_ERROR, Status.EXCEPTION,
-                             Status.MEMORY, Status.EXITED, Status.BAD_OUTPUT})
-
-
-@dataclass
-class Call:
-    """One call of a learner function with named inputs."""
-
-    case: str
-    module: str
-    function: str
-    inputs: dict[str, Any]
-    returns: str = "array"
-
-
-@dataclass
-class Limits:
-    """What one call may use."""
-
-    timeout: float = 10.0
-    memory_mb: int = 4096
-
-
-@dataclass
-class Outcome:
-    """What one call did: a value to compare (status None) or a final status with a message."""
-
-    case: str
-    status: Status | None
-    value: dict[str, np.ndarray] | None = None
-    message: str = ""
-    stdout: str = ""
-    stderr: str = ""
-    seconds: float = 0.0
-    modules: list[str] = field(default_factory=list)
-
-
-def run(root: Path, calls: list[Call], limits: Limits,
-        substitutes: dict[str, dict[str, Callable[..., Any]]] | None = None,
-        cancel: Callable[[], bool] | None = None, graded: bool = False,
-        hide: Sequence[Path] | None = None,
+def run(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes | None = None,
+        cancel: Callable[[], bool] | None = None, graded: bool = False, hide: Sequence[Path] | None = None,
         forget: Callable[[], None] | None = None) -> Generator[Outcome, None, None]:
     """Yield one Outcome per call, in order; a call that kills its child costs only itself.
 
-    `graded` selects the setting for untrusted submissions (module docstring, SECURITY.md).
-    `hide` (graded) lists folders the child must not see; by default the fixtures/, stages/ and .grader/ of
-    the course found upward from the current folder and from `root`.
-
-    `forget` (graded) is called in each child before the submission's code runs, to drop the caller's caches.
-    `substitutes` maps a student module name to functions that stand in for it (`--isolate`).
-    `cancel` is polled while waiting; when it returns True the child is killed and the run ends.
+    `graded` selects the setting for untrusted submissions (module docstring, SECURITY.md). `hide` (graded) lists
+    folders the child must not see; by default the fixtures/, stages/ and .grader/ of the course found upward from
+    the current folder and from `root`. `forget` (graded) is called in each child before the submission's code
+    runs, to drop the caller's caches. `substitutes` maps a student module name to functions that stand in for it
+    (`--isolate`). `cancel` is polled while waiting; when it returns True the child is killed and the run ends.
     """
-    _become_subreaper()
+    reap.become_subreaper()
     plan = confine.make_plan(root, hide, forget) if graded else None
     outcomes = _run(root, calls, limits, substitutes or {}, cancel, plan)
     if plan is None:
@@ -112,7 +61,7 @@ def run(root: Path, calls: list[Call], limits: Limits,
         yield from list(outcomes)
 
 
-def _run(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any],
+def _run(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes,
          cancel: Callable[[], bool] | None, plan: confine.Plan | None) -> Iterator[Outcome]:
     done = 0
     while done < len(calls):
@@ -123,46 +72,49 @@ def _run(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
             return
 
 
-def isolation() -> str:
-    """What kept the last graded child apart from the grader, in one line (for StageResult.notes)."""
-    if _last_isolation is None:
-        return "sandbox: self-paced setting (own process group, stdin closed, memory and file size caps)"
-    return "sandbox (graded): " + ", ".join(_last_isolation)
+@dataclass
+class _Child:
+    """The grader's handle on one forked child: its pid, the read end of its result pipe, its capture files."""
+
+    pid: int
+    results: int
+    output: int
+    stack: int
+    student_dirs: list[str]
+    scratch: Path | None
+    known: set[int]  # the grader's children before this one: any other is this child's, and is reaped
+    isolation: str | None = None
+    fatal: str = ""
+    frames: Frames = field(default_factory=Frames)
 
 
-_last_isolation: list[str] | None = None
-
-
-class _Stream:
-    def __init__(self) -> None:
-        self.kept = bytearray()
-        self.dropped = 0
-
-    def add(self, data: bytes) -> None:
-        room = STREAM_CAP - len(self.kept)
-        self.kept += data[:room]
-        self.dropped += max(0, len(data) - room)
-
-    def text(self) -> str:
-        text = self.kept.decode("utf-8", errors="replace")
-        if self.dropped:
-            text += f"\n[... {self.dropped} more bytes of output not shown]"
-        return text
-
-
-def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any],
+def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes,
                cancel: Callable[[], bool] | None, plan: confine.Plan | None) -> Iterator[Outcome]:
-    global _last_isolation
-    known = _children()
+    proc = _start(root, calls, limits, substitutes, plan)
+    try:
+        yield from _Reader(proc, calls, limits, cancel, str(root / "student")).outcomes()
+    finally:
+        reap.end(proc.pid)
+        reap.escaped(proc.known)
+        for fd in (proc.results, proc.output, proc.stack):
+            os.close(fd)
+        if proc.scratch is not None:
+            import shutil  # graded runs only: kept off the self-paced grade's start-up
+
+            shutil.rmtree(proc.scratch, ignore_errors=True)
+
+
+def _start(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes,
+           plan: confine.Plan | None) -> _Child:
+    """Fork the child; a machine out of processes, descriptors or disk is said as such, and leaks nothing."""
+    known = reap.children()
     scratch, fds = None, []
     try:
         scratch = confine.make_scratch(plan) if plan is not None else None
         res_r, res_w = os.pipe()
         fds += [res_r, res_w]
-        out_r, out_w = os.pipe()
-        fds += [out_r, out_w]
-        err_r, err_w = os.pipe()
-        fds += [err_r, err_w]
+        out, stack = capture.make()
+        fds += [out, stack]
         try:  # a [64, 3072] output crosses in a few writes, not a dozen 64 KiB round trips
             fcntl.fcntl(res_w, _F_SETPIPE_SZ, 1 << 20)
         except OSError:
@@ -170,7 +122,7 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
-    except OSError as e:  # out of processes, descriptors or disk: the machine's problem, said as such
+    except OSError as e:
         for fd in fds:
             os.close(fd)
         if scratch is not None:
@@ -180,268 +132,142 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: dict[
         raise GraderError(f"cannot start a process for the learner's code ({e.strerror or e}); the machine is "
                           "out of processes, file descriptors or disk space: free some and grade again") from e
     if pid == 0:  # the child never returns from here
-        for fd in (res_r, out_r, err_r):
-            os.close(fd)
-        child.main(root, calls, limits, substitutes, res_w, out_w, err_w, plan, scratch)
-    for fd in (res_w, out_w, err_w):
-        os.close(fd)
+        os.close(res_r)
+        child.main(root, calls, limits, substitutes, (res_w, out, stack), plan, scratch)
+    os.close(res_w)
     try:
         os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
     except OSError:
         pass
-    streams = {out_r: _Stream(), err_r: _Stream()}
-    frames = _Frames()
-    started = time.monotonic()
-    open_fds = [res_r, out_r, err_r]
-    reported, awaiting, fatal = 0, False, ""
-    try:
-        while open_fds:
-            if cancel is not None and cancel():
+    dirs = [str(root / "student")] + ([str(scratch / "student")] if scratch is not None else [])
+    return _Child(pid, res_r, out, stack, dirs, scratch, known)
+
+
+class _Reader:
+    """Reads one child's frames: `start i`, then call i's result, in order; watches the clock meanwhile."""
+
+    def __init__(self, proc: _Child, calls: list[Call], limits: Limits, cancel: Callable[[], bool] | None,
+                 source_dir: str) -> None:
+        self.proc, self.calls, self.limits, self.cancel, self.source_dir = proc, calls, limits, cancel, source_dir
+        self.reported, self.awaiting, self.started = 0, False, time.monotonic()
+
+    def outcomes(self) -> Iterator[Outcome]:
+        """One Outcome per call this child reports, then (if it stopped early) how it ended."""
+        fd = self.proc.results
+        while True:
+            if self.cancel is not None and self.cancel():
                 return
-            wait = started + limits.timeout - time.monotonic()
+            wait = self.started + self.limits.timeout - time.monotonic()
             if wait <= 0:
-                yield _final(calls[reported], Status.TIMEOUT, streams, started,
-                             f"took longer than {limits.timeout:g} s and was stopped. Look for a loop that "
-                             "never ends, or work that grows much faster than the input.")
+                yield self._timeout()
                 return
-            ready, _, _ = select.select(open_fds, [], [], min(wait, 0.005) if cancel else wait)
-            for fd in ready:
-                data = os.read(fd, 1 << 20)
-                if not data:
-                    open_fds.remove(fd)
-                elif fd != res_r:
-                    streams[fd].add(data)
-                else:
-                    for header, parts in frames.feed(data):
-                        if reported == 0 and not awaiting and ("isolation" in header or "fatal" in header):
-                            if plan is not None and isinstance(header.get("isolation"), list):
-                                _last_isolation = [str(x)[:200] for x in header["isolation"]][:20]
-                            fatal = str(header.get("fatal", ""))[:MESSAGE_CAP]
-                            continue
-                        if "start" in header:  # strictly: start i, result i, start i+1, ...
-                            if awaiting or header["start"] != reported or type(header["start"]) is not int:
-                                frames.broken = "sent frames out of order (was the grader's pipe written to?)"
-                                break
-                            started, awaiting = time.monotonic(), True
-                            for s in streams.values():
-                                s.kept.clear()
-                                s.dropped = 0
-                            continue
-                        if not awaiting:
-                            frames.broken = "sent a result the grader did not ask for (pipe written to?)"
-                            break
-                        _drain(streams, [f for f in open_fds if f != res_r])
-                        yield _outcome(calls[reported], header, parts, streams, started)
-                        reported, awaiting = reported + 1, False
-                        if reported == len(calls):
-                            return  # a straggler holding the pipes open must not keep us waiting
-                    if frames.broken:  # between calls, a new child simply runs the rest
-                        if awaiting or reported == 0:
-                            yield _final(calls[reported], Status.BAD_OUTPUT, streams, started, frames.broken)
-                        return
-        if reported < len(calls):
-            yield _death(calls[reported], pid, streams, started, limits.timeout, fatal)
-    finally:
-        _end(pid)
-        _reap_escaped(known)
-        for fd in (res_r, out_r, err_r):
-            os.close(fd)
-        if scratch is not None:
-            import shutil  # graded runs only: kept off the self-paced grade's start-up
-
-            shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _drain(streams: dict[int, _Stream], fds: list[int]) -> None:
-    while fds:
-        ready, _, _ = select.select(fds, [], [], 0)
-        if not ready:
-            return
-        for fd in ready:
+            ready, _, _ = select.select([fd], [], [], min(wait, 0.005) if self.cancel else wait)
+            if not ready:
+                continue
             data = os.read(fd, 1 << 20)
-            if data:
-                streams[fd].add(data)
-            else:
-                fds.remove(fd)
+            if not data:
+                break
+            for header, parts in self.proc.frames.feed(data):
+                outcome = self._frame(header, parts)
+                if outcome is not None:
+                    yield outcome
+                    if self.reported == len(self.calls):
+                        return  # a straggler holding the pipe open must not keep us waiting
+                if self.proc.frames.broken:
+                    break
+            if self.proc.frames.broken:  # between calls, a new child simply runs the rest
+                if self.awaiting or self.reported == 0:
+                    yield self._final(Status.BAD_OUTPUT, self.proc.frames.broken)
+                return
+        if self.reported < len(self.calls):
+            yield self._death()
+
+    def _frame(self, header: dict[str, Any], parts: list[bytes]) -> Outcome | None:
+        """Act on one frame; the Outcome of a call when this frame is its result."""
+        frames = self.proc.frames
+        if self.reported == 0 and not self.awaiting and ("isolation" in header or "fatal" in header):
+            if isinstance(header.get("isolation"), list):
+                self.proc.isolation = ", ".join(safe_text(x, 200) for x in header["isolation"][:20])
+            self.proc.fatal = safe_text(header.get("fatal", ""))
+            return None
+        if "start" in header:  # strictly: start i, result i, start i+1, ...
+            if self.awaiting or type(header["start"]) is not int or header["start"] != self.reported:
+                frames.broken = "sent frames out of order (was the grader's pipe written to?)"
+                return None
+            self.started, self.awaiting = time.monotonic(), True
+            frames.limit = self.calls[self.reported].max_bytes
+            return None
+        if not self.awaiting:
+            frames.broken = "sent a result the grader did not ask for (pipe written to?)"
+            return None
+        outcome = result_of(self.calls[self.reported], header, parts, time.monotonic() - self.started)
+        outcome.isolation = self.proc.isolation
+        self.reported, self.awaiting = self.reported + 1, False
+        return outcome
+
+    def _final(self, status: Status, message: str, where: str | None = None) -> Outcome:
+        """An outcome the grader decides (timeout, crash, exit, unreadable), with what the call printed."""
+        output, cut = capture.read(self.proc.output)
+        return Outcome(self.calls[self.reported].case, status, message=message, output=output, output_cut=cut,
+                       seconds=time.monotonic() - self.started, where=where, isolation=self.proc.isolation)
+
+    def _timeout(self) -> Outcome:
+        where = _stack(self.proc, self.source_dir)
+        at = f" It was at {where}." if where else ""
+        return self._final(Status.TIMEOUT, f"took longer than {self.limits.timeout:g} s and was stopped.{at} Look "
+                           "for a loop that never ends, or work that grows much faster than the input.", where)
+
+    def _death(self) -> Outcome:
+        """The child closed its pipe before reporting the current call: say how it ended."""
+        status = _wait(self.proc.pid, self.started + self.limits.timeout)
+        if status is None:
+            return self._final(Status.TIMEOUT, f"closed its output and then ran for longer than "
+                               f"{self.limits.timeout:g} s; it was stopped")
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            if sig == signal.SIGKILL:
+                return self._final(Status.CRASHED, "was killed (SIGKILL): by the system for using too much "
+                                   "memory, or by the code itself. Check the size of the arrays you create.")
+            return self._final(Status.CRASHED, f"crashed: the process was killed by {name}. This happens with a "
+                               "segmentation fault in native code or an abort().")
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
+        if self.proc.fatal and code == child.SETUP_FAILED:
+            return self._final(Status.CRASHED, f"was not run: the grader could not set up its sandbox "
+                               f"({self.proc.fatal}). This is a problem with the grading machine, not with your code.")
+        return self._final(Status.EXITED, f"ended the process (exit code {code}) instead of returning: remove "
+                           "calls to exit(), sys.exit() or os._exit(), and closing the grader's pipes.")
 
 
-def _end(pid: int) -> None:
-    """Kill the child's whole process group and reap the child."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
-
-
-def _children() -> set[int]:
-    """The grader's own children, from /proc (empty where /proc is missing); about 0.5 ms."""
-    me, out = str(os.getpid()).encode(), set[int]()
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return out
-    for name in names:
-        if not name[0].isdigit():
-            continue
-        try:
-            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
-        except OSError:
-            continue
-        try:
-            data = os.read(fd, 512)
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
-        # "pid (comm) S ppid ...": comm may hold spaces and parentheses, so split after the last ')'
-        if data[data.rfind(b")") + 4:].split(b" ", 1)[0] == me:
-            out.add(int(name))
-    return out
-
-
-def _reap_escaped(known: set[int]) -> None:
-    """Kill and reap the child's descendants that left its process group and were handed to us (subreaper)."""
-    if _subreaper != os.getpid():
-        return
-    for _ in range(64):  # each round kills one generation; their own children are handed to us next
-        escaped = _children() - known
-        if not escaped:
-            return
-        for pid in escaped:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        for pid in escaped:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-
-
-_subreaper = 0  # the pid that is a subreaper: the setting is per process and not inherited by a fork
-
-
-def _become_subreaper() -> None:
-    """PR_SET_CHILD_SUBREAPER: orphaned descendants become the grader's children, so they can be found."""
-    global _subreaper
-    if _subreaper != os.getpid() and sys.platform.startswith("linux"):
-        _subreaper = os.getpid() if confine.libc().prctl(36, 1, 0, 0, 0) == 0 else 0
-
-
-class _Frames:
-    """Splits the child's byte stream into (JSON header, [payloads]) frames; refuses anything malformed."""
-
-    def __init__(self) -> None:
-        self.buf = bytearray()
-        self.broken: str | None = None
-        self.pending: tuple[dict[str, Any], list[int], int] | None = None  # a parsed header awaiting its payload
-
-    def feed(self, data: bytes) -> Iterator[tuple[dict[str, Any], list[bytes]]]:
-        self.buf += data
-        while self.broken is None and len(self.buf) >= child.HEADER.size:
-            if self.pending is None:
-                (n,) = child.HEADER.unpack_from(self.buf)
-                if n > 1 << 20:
-                    self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
-                    return
-                if len(self.buf) < child.HEADER.size + n:
-                    return
-                try:
-                    header = json.loads(bytes(self.buf[child.HEADER.size:child.HEADER.size + n]))
-                    sizes = [int(s) for s in header.get("parts", [])]
-                    assert isinstance(header, dict) and all(s >= 0 for s in sizes)
-                except (ValueError, AssertionError, TypeError, AttributeError, RecursionError):
-                    self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
-                    return
-                if sum(sizes) > FRAME_CAP:
-                    self.broken = f"returned more than {FRAME_CAP >> 20} MiB of output"
-                    return
-                self.pending = (header, sizes, n)
-            header, sizes, n = self.pending
-            end = child.HEADER.size + n + sum(sizes)
-            if len(self.buf) < end:
-                return  # parsed once; the payload arrives in pipe-sized pieces
-            self.pending = None
-            parts, at = [], child.HEADER.size + n
-            for s in sizes:
-                parts.append(bytes(self.buf[at:at + s]))
-                at += s
-            del self.buf[:end]
-            yield header, parts
-
-
-def _final(call: Call, status: Status, streams: dict[int, _Stream], started: float, message: str) -> Outcome:
-    out, err = streams.values()
-    return Outcome(call.case, status, message=message, stdout=out.text(), stderr=err.text(),
-                   seconds=time.monotonic() - started)
-
-
-def _outcome(call: Call, header: dict[str, Any], parts: list[bytes], streams: dict[int, _Stream],
-             started: float) -> Outcome:
-    out, err = streams.values()
-    modules = header.get("modules", [])
-    modules = [str(m)[:200] for m in modules[:1000]] if isinstance(modules, list) else []
-    common: dict[str, Any] = {"stdout": out.text(), "stderr": err.text(), "modules": modules,
-                              "seconds": time.monotonic() - started}
-    if header.get("status") != "ok":
-        try:
-            status = Status(header.get("status"))
-        except (ValueError, TypeError):
-            status = Status.BAD_OUTPUT
-        if status not in _CHILD_STATUSES:
-            return Outcome(call.case, Status.BAD_OUTPUT, message=f"claimed the status '{status.value}' for "
-                           "itself; only the grader decides that (was the grader's pipe written to?)",
-                           **common)
-        return Outcome(call.case, status, message=str(header.get("message", ""))[:MESSAGE_CAP], **common)
-    keys = header.get("keys", [])
-    if not isinstance(keys, list) or len(keys) != len(parts) or len(set(map(str, keys))) != len(keys):
-        return Outcome(call.case, Status.BAD_OUTPUT, message="sent an output the grader could not read",
-                       **common)
-    value = {}
-    for key, data in zip(keys, parts, strict=True):
-        try:
-            value[str(key)] = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
-        except Exception:  # any malformed bytes: the child's problem, never the grader's
-            return Outcome(call.case, Status.BAD_OUTPUT, message="returned a value the grader could not read "
-                           "as an array of numbers", **common)
-    return Outcome(call.case, None, value=value, **common)
-
-
-def _death(call: Call, pid: int, streams: dict[int, _Stream], started: float, timeout: float,
-           fatal: str = "") -> Outcome:
-    """The child closed every pipe before reporting the current call: say how it ended."""
+def _wait(pid: int, deadline: float) -> int | None:
+    """The child's wait status, or None if it is still running at the deadline."""
     while True:
         try:
             done, status = os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
-            done, status = pid, 0
+            return 0
         if done:
-            break
-        if time.monotonic() > started + timeout:
-            return _final(call, Status.TIMEOUT, streams, started, f"closed its output and then ran for "
-                          f"longer than {timeout:g} s; it was stopped")
+            return status
+        if time.monotonic() > deadline:
+            return None
         time.sleep(0.002)
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
-        if sig == signal.SIGKILL:
-            return _final(call, Status.CRASHED, streams, started, "was killed (SIGKILL): by the system for "
-                          "using too much memory, or by the code itself. Check the size of the arrays you "
-                          "create.")
-        return _final(call, Status.CRASHED, streams, started, f"crashed: the process was killed by {name}. "
-                      "This happens with a segmentation fault in native code or an abort().")
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
-    if fatal and code == child.SETUP_FAILED:
-        return _final(call, Status.CRASHED, streams, started, f"was not run: the grader could not set up its "
-                      f"sandbox ({fatal}). This is a problem with the grading machine, not with your code.")
-    return _final(call, Status.EXITED, streams, started, f"ended the process (exit code {code}) instead of "
-                  "returning: remove calls to exit(), sys.exit() or os._exit(), and closing the grader's "
-                  "pipes.")
+
+
+def _stack(proc: _Child, source_dir: str) -> str | None:
+    """Ask a running child for its Python stack (faulthandler, SIGUSR1) and find the learner's line in it."""
+    try:
+        os.kill(proc.pid, signal.SIGUSR1)
+    except OSError:
+        return None
+    deadline, size = time.monotonic() + STACK_WAIT, -1
+    while time.monotonic() < deadline:  # written in one go by the handler: wait until it stops growing
+        now = os.fstat(proc.stack).st_size
+        if now and now == size:
+            break
+        size = now
+        time.sleep(0.005)
+    text, _ = capture.read(proc.stack, 64 * 1024)
+    return capture.learner_line(text, proc.student_dirs, source_dir)
 
 
 _F_SETPIPE_SZ = 1031

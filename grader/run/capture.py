@@ -1,0 +1,70 @@
+"""A call's printed output and, at a timeout, its stack: two memory files the grader makes and the child writes.
+
+Both are made by the grader before the fork, so the grader can still read them when the child is gone (crashed,
+killed at its timeout). The child points its stdout and stderr at the output file (one open file, so the two
+interleave exactly as written) and empties it before each call: what a call's frame carries is what that call
+printed, and nothing of another call's. faulthandler writes the child's Python stack into the stack file when the
+grader sends SIGUSR1 just before stopping a call at its timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from grader.run.protocol import OUTPUT_CAP, safe_text
+
+_CHUNK = 1 << 20
+
+
+def make() -> tuple[int, int]:
+    """The output file and the stack file (close-on-exec; a fork keeps them)."""
+    return os.memfd_create("grader-output", os.MFD_CLOEXEC), os.memfd_create("grader-stack", os.MFD_CLOEXEC)
+
+
+def empty(fd: int) -> None:
+    """Forget what the file holds (the child, before each call); every descriptor of it writes from the start."""
+    os.ftruncate(fd, 0)
+    os.lseek(fd, 0, os.SEEK_SET)
+
+
+def read(fd: int, cap: int = OUTPUT_CAP) -> tuple[str, int]:
+    """The first `cap` bytes of the file as safe text, and how many lines follow them."""
+    size = os.fstat(fd).st_size
+    kept = os.pread(fd, cap, 0)
+    if size <= cap:
+        return safe_text(kept, cap), 0
+    kept = kept[: kept.rfind(b"\n") + 1] or kept  # cut at a line end where there is one
+    cut, at = 0, len(kept)
+    while at < size:
+        chunk = os.pread(fd, _CHUNK, at)
+        if not chunk:
+            break
+        cut += chunk.count(b"\n")
+        at += len(chunk)
+    last = os.pread(fd, 1, size - 1) if size else b"\n"
+    return safe_text(kept, cap), cut + (last != b"\n")
+
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+) in (\S+)')
+
+
+def learner_line(stack: str, student_dirs: list[str], source_dir: str) -> str | None:
+    """From a faulthandler dump, the innermost frame in the learner's files: "student/gelu.py:11  <source line>".
+
+    `student_dirs` are where the child saw the learner's files (a graded child sees a copy in its scratch folder);
+    the line's text is read from `source_dir`, the grader's own view of them.
+    """
+    for m in _FRAME.finditer(stack):  # faulthandler lists the innermost frame first
+        path, line = m.group(1), int(m.group(2))
+        base = next((d for d in student_dirs if path.startswith(d.rstrip("/") + "/")), None)
+        if base is None:
+            continue
+        rel = os.path.relpath(path, base)
+        try:
+            with open(os.path.join(source_dir, rel), encoding="utf-8", errors="replace") as f:
+                source = next((text.strip() for i, text in enumerate(f, 1) if i == line), "")
+        except OSError:
+            source = ""
+        return safe_text(f"student/{rel}:{line}  {source}".rstrip(), 300)
+    return None

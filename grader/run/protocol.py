@@ -1,0 +1,173 @@
+"""What passes between the grader and a learner's child: calls, limits, outcomes, and the framed result stream.
+
+A frame is an 8-byte length, a JSON header naming its payloads' sizes, then the payloads (.npy bytes and the call's
+captured output). The child sends `start i`, then call i's result, for each call in order. The parser refuses any
+frame it cannot read or that is larger than the call may send, as it arrives, without buffering it. Text from the
+child (messages, printed output, module names) is made safe once, here, where it enters: invalid Unicode replaced,
+terminal control characters escaped, length bounded.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from grader.results import Status
+
+HEADER = struct.Struct("<Q")  # a frame's header length
+HEADER_CAP = 1 << 20  # the largest JSON header a child may send
+FRAME_CAP = 1 << 30  # the most one call may send back when nothing tighter is known
+OUTPUT_CAP = 8 * 1024  # bytes of a call's printed output kept
+MESSAGE_CAP = 16 * 1024  # characters of a child's message kept
+
+# The statuses a child may report about itself. PASS and FAIL are decided by the grader's comparison, and
+# TIMEOUT / CRASHED / SKIPPED by the grader watching the child: a child claiming any of them is lying.
+CHILD_STATUSES = frozenset({Status.TODO, Status.SYNTAX_ERROR, Status.IMPORT_ERROR, Status.EXCEPTION,
+                            Status.MEMORY, Status.EXITED, Status.BAD_OUTPUT})
+
+
+@dataclass
+class Call:
+    """One call of a learner function with named inputs."""
+
+    case: str
+    module: str
+    function: str
+    inputs: dict[str, Any]
+    returns: str = "array"
+    max_bytes: int = FRAME_CAP  # the largest result this call may send (a few times its expected output)
+
+
+@dataclass
+class Limits:
+    """What one call may use."""
+
+    timeout: float = 10.0
+    memory_mb: int = 4096
+
+
+@dataclass
+class Outcome:
+    """What one call did: a value to compare (status None) or a final status with a message."""
+
+    case: str
+    status: Status | None
+    value: dict[str, np.ndarray] | None = None
+    message: str = ""
+    output: str = ""  # what the call printed, stdout and stderr interleaved as written, cut to OUTPUT_CAP
+    output_cut: int = 0  # lines of output not kept
+    seconds: float = 0.0
+    modules: list[str] = field(default_factory=list)
+    raised_in: str | None = None  # "student/gelu.py:run_gelu": the learner's function that raised (TODO, error)
+    returned: str | None = None  # what the function returned when it was not an array ("list", "tuple", ...)
+    where: str | None = None  # a timed-out call: the learner's line it was on ("student/gelu.py:11  while ...")
+    isolation: str | None = None  # graded: what kept the child apart from the grader (SECURITY.md)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
+    """Text from a submission, fit to show anywhere: valid Unicode, no terminal control codes, bounded length."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    text = str(text)[:cap].encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates become '?'
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) -> bytes:
+    """One frame's bytes."""
+    head = json.dumps({**header, "parts": [len(p) for p in parts]}).encode()
+    return HEADER.pack(len(head)) + head + b"".join(parts)
+
+
+class Frames:
+    """Splits the child's byte stream into (JSON header, [payloads]) frames; refuses anything malformed.
+
+    `limit` is the most the current frame may carry, set by the grader before each result; a frame announcing more
+    is refused from its header alone, before its payload is read.
+    """
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.broken: str | None = None
+        self.limit = FRAME_CAP
+        self.pending: tuple[dict[str, Any], list[int], int] | None = None  # a header awaiting its payload
+
+    def feed(self, data: bytes) -> Iterator[tuple[dict[str, Any], list[bytes]]]:
+        """The complete frames in what has arrived so far (call until it yields nothing more)."""
+        self.buf += data
+        while self.broken is None and len(self.buf) >= HEADER.size:
+            if self.pending is None:
+                self.pending = self._header()
+                if self.pending is None:
+                    return
+            header, sizes, n = self.pending
+            end = HEADER.size + n + sum(sizes)
+            if len(self.buf) < end:
+                return  # parsed once; the payload arrives in pipe-sized pieces
+            self.pending = None
+            parts, at = [], HEADER.size + n
+            for s in sizes:
+                parts.append(bytes(self.buf[at:at + s]))
+                at += s
+            del self.buf[:end]
+            yield header, parts
+
+    def _header(self) -> tuple[dict[str, Any], list[int], int] | None:
+        (n,) = HEADER.unpack_from(self.buf)
+        if n > HEADER_CAP:
+            self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
+            return None
+        if len(self.buf) < HEADER.size + n:
+            return None
+        try:
+            header = json.loads(bytes(self.buf[HEADER.size:HEADER.size + n]))
+        except (ValueError, RecursionError):
+            header = None
+        sizes = header.get("parts") if isinstance(header, dict) else None
+        if not (isinstance(sizes, list) and all(type(s) is int and s >= 0 for s in sizes)):
+            self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
+            return None
+        if sum(sizes) > self.limit:
+            self.broken = f"returned more than {self.limit:,} bytes, far more than this case's answer"
+            return None
+        return header, sizes, n
+
+
+def result_of(call: Call, header: dict[str, Any], parts: list[bytes], seconds: float) -> Outcome:
+    """A result frame as an Outcome: arrays read without pickle, statuses the child may not claim refused."""
+    modules = header.get("modules", [])
+    text = {k: safe_text(header[k], 300) if isinstance(header.get(k), str) else None for k in ("raised_in", "returned")}
+    output, cut = header.get("output", ""), header.get("output_cut", 0)
+    common: dict[str, Any] = {
+        "output": safe_text(output, OUTPUT_CAP) if isinstance(output, str) else "",
+        "output_cut": cut if type(cut) is int and cut >= 0 else 0, "seconds": seconds, **text,
+        "modules": [safe_text(m, 200) for m in modules[:1000]] if isinstance(modules, list) else []}
+    if header.get("status") != "ok":
+        try:
+            status = Status(header.get("status"))
+        except (ValueError, TypeError):
+            status = Status.BAD_OUTPUT
+        if status not in CHILD_STATUSES:
+            return Outcome(call.case, Status.BAD_OUTPUT, message=f"claimed the status '{status.value}' for itself; "
+                           "only the grader decides that (was the grader's pipe written to?)", **common)
+        return Outcome(call.case, status, message=safe_text(header.get("message", ""), MESSAGE_CAP), **common)
+    keys = header.get("keys", [])
+    if not isinstance(keys, list) or len(keys) != len(parts) or len(set(map(str, keys))) != len(keys):
+        return Outcome(call.case, Status.BAD_OUTPUT, message="sent an output the grader could not read", **common)
+    value = {}
+    for key, data in zip(keys, parts, strict=True):
+        try:
+            value[safe_text(key, 200)] = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+        except Exception:  # any malformed bytes: the child's problem, never the grader's
+            return Outcome(call.case, Status.BAD_OUTPUT, message="returned a value the grader could not read as an "
+                           "array of numbers", **common)
+    return Outcome(call.case, None, value=value, **common)
