@@ -10,93 +10,38 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from grader import fsutil
-from grader.course import layout
-from grader.course.model import Case, Course, Decoy, External, Function, InputSpec, Stage, Tolerance
+from grader.course import inputs, layout
+from grader.course.inputs import DTYPES
+from grader.course.model import Artifact, Case, Course, Decoy, External, Function, Stage, Tolerance
+from grader.course.where import Where, describe, line_of
 from grader.course.yamlio import YList, YMap, read_yaml
 from grader.errors import CourseError
 
 FORMAT_VERSION = 1
-DTYPES = ("float16", "float32", "float64", "int32", "int64", "bool")
-INPUT_KINDS = ("values", "value", "random", "generate", "artifact")
-DISTRIBUTIONS = ("normal", "uniform")
 ENTRY = re.compile(r"^student(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
 
 
 
-class _Where:
-    """A file and the mapping being read in it, for messages that point at a line."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, line: int, message: str) -> CourseError:
-        return CourseError(f"{self.path}:{line}: {message}")
-
-    def fields(self, m: Any, what: str, required: dict[str, Any], optional: dict[str, Any], line: int = 0) -> YMap:
-        if not isinstance(m, dict):
-            raise self.fail(getattr(m, "line", line), f"{what} must be a mapping of keys, got {_kind(m)}")
-        allowed = {**required, **optional}
-        for key in m:
-            if key not in allowed:
-                import difflib
-
-                near = difflib.get_close_matches(key, list(allowed), n=1)
-                hint = f" Did you mean '{near[0]}'?" if near else ""
-                raise self.fail(_line(m, key), f"unknown key '{key}' in {what}.{hint} Allowed: {', '.join(allowed)}")
-        for key in required:
-            if key not in m:
-                raise self.fail(getattr(m, "line", line), f"{what} is missing the key '{key}'")
-        for key, want in allowed.items():
-            if key in m and not _is(m[key], want):
-                raise self.fail(_line(m, key), f"'{key}' in {what} must be {_name(want)}, got {_kind(m[key])}")
-        return m  # type: ignore[return-value]  # a YMap: every mapping the loader builds is one
-
-
-def _line(m: Any, key: str) -> int:
-    return getattr(m, "key_lines", {}).get(key, getattr(m, "line", 0))
-
-
-def _is(value: Any, want: Any) -> bool:
-    if want is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if want is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, want)
-
-
-def _name(want: Any) -> str:
-    return {str: "text", float: "a number", int: "a whole number", bool: "true or false", list: "a list",
-            dict: "a mapping"}.get(want, str(want))
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    return {str: "text", int: "a whole number", float: "a number", bool: "true/false", YList: "a list",
-            YMap: "a mapping"}.get(type(value), type(value).__name__) + f" ({value!r})"[:60]
-
-
-def _tolerance(w: _Where, m: Any, what: str) -> Tolerance:
+def _tolerance(w: Where, m: Any, what: str) -> Tolerance:
     w.fields(m, what, {"atol": float, "rtol": float}, {})
     for key in ("atol", "rtol"):
         if not math.isfinite(m[key]) or m[key] < 0:
-            raise w.fail(_line(m, key), f"'{key}' in {what} must be a finite number >= 0, got {m[key]}")
+            raise w.fail(line_of(m, key), f"'{key}' in {what} must be a finite number >= 0, got {m[key]}")
     return Tolerance(float(m["atol"]), float(m["rtol"]))
 
 
-def _unique(w: _Where, items: list[Any], ids: list[str], what: str) -> None:
+def _unique(w: Where, items: list[Any], ids: list[str], what: str) -> None:
     seen: dict[str, int] = {}
     for item, ident in zip(items, ids, strict=True):
         if ident in seen:
-            raise w.fail(_line(item, "id"), f"duplicate {what} id '{ident}' (also the {what} on line {seen[ident]})")
-        seen[ident] = _line(item, "id")
+            raise w.fail(line_of(item, "id"), f"duplicate {what} id '{ident}' (also the {what} on line {seen[ident]})")
+        seen[ident] = line_of(item, "id")
 
 
 MAX_TIMEOUT, MAX_MEMORY_MB = 3600.0, 1 << 20  # an hour a call; 1 TiB
@@ -178,8 +123,9 @@ def _course_from(root: Path, d: dict[str, Any]) -> Course:
             **s, "dir": Path(s["dir"]), "tolerance": tol(s["tolerance"]),
             "functions": tuple(Function(**{**f, "params": tuple(f["params"]), "keys": tuple(f["keys"])})
                                for f in s["functions"]),
-            "cases": tuple(Case(**{**c, "tolerance": tol(c["tolerance"]),
-                                   "inputs": tuple(InputSpec(**i) for i in c["inputs"])}) for c in s["cases"]),
+            "cases": tuple(Case(**{**c, "tolerance": tol(c["tolerance"]), "inputs": tuple(
+                inputs.from_definition({"name": i["name"], "kind": i["kind"], **i["source"]}) for i in c["inputs"])})
+                for c in s["cases"]),
             "decoys": tuple(Decoy(**x) for x in s["decoys"]), "depends_on": tuple(s["depends_on"]),
             "hints": tuple(s["hints"]),
             "external": External(tuple(s["external"]["artifacts"]), s["external"]["open"]) if s.get("external")
@@ -191,13 +137,13 @@ def _load(root: Path) -> Course:
     path = root / "course.yaml"
     if not path.exists():
         raise CourseError(f"{path}: no course here. Run the grader from the course folder, or pass --root DIR.")
-    w = _Where(path)
+    w = Where(path)
     doc = read_yaml(path)
     w.fields(doc, "course.yaml", {"format_version": int, "title": str, "stages": list}, {"defaults": dict})
     if doc["format_version"] != FORMAT_VERSION:
         newer = doc["format_version"] > FORMAT_VERSION
         fix = "upgrade the grader (pip install -U gpt2-course)" if newer else "update course.yaml to the new format"
-        raise w.fail(_line(doc, "format_version"), f"format_version {doc['format_version']} is not supported "
+        raise w.fail(line_of(doc, "format_version"), f"format_version {doc['format_version']} is not supported "
                      f"(this grader reads version {FORMAT_VERSION}): {fix}")
     defaults = w.fields(doc.get("defaults", YMap()), "defaults", {}, {"timeout": float, "memory_mb": int})
     timeout = float(defaults.get("timeout", 10.0))
@@ -206,7 +152,7 @@ def _load(root: Path) -> Course:
         raise w.fail(defaults.line, f"defaults: {LIMITS}")
     entries = doc["stages"]
     if not entries:
-        raise w.fail(_line(doc, "stages"), "the course lists no stages")
+        raise w.fail(line_of(doc, "stages"), "the course lists no stages")
     stages: list[Stage] = []
     for i, entry in enumerate(entries):
         line = entries.item_lines[i]
@@ -221,19 +167,19 @@ def _load(root: Path) -> Course:
     return Course(root=root, title=doc["title"], stages=tuple(stages), timeout=timeout, memory_mb=memory_mb)
 
 
-def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float, memory_mb: int,
+def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float, memory_mb: int,
                 points: float | None, earlier: list[Stage]) -> Stage:
     sdir = root / "stages" / stage_id
     if not (sdir / "stage.yaml").exists():
         raise cw.fail(line, f"stage '{stage_id}' has no definition: expected {sdir / 'stage.yaml'}")
-    w = _Where(sdir / "stage.yaml")
+    w = Where(sdir / "stage.yaml")
     m = w.fields(read_yaml(w.path), "stage.yaml",
                  {"id": str, "title": str, "tolerance": dict, "functions": dict, "cases": list},
                  {"summary": str, "points": float, "timeout": float, "memory_mb": int, "depends_on": list,
                   "hints": list, "decoys": list, "instructions": str, "artifacts": str, "hidden_cases": int,
                   "external": dict})
     if m["id"] != stage_id:
-        raise w.fail(_line(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
+        raise w.fail(line_of(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
     tol = _tolerance(w, m["tolerance"], "tolerance")
     functions = _functions(w, m["functions"])
     stage_timeout = float(m.get("timeout", timeout))
@@ -242,32 +188,34 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
         raise w.fail(m.line, LIMITS)
     derived = "hidden_cases" in m  # written by `python -m grader handout`: no reference.py in this copy
     if m.get("hidden_cases", 0) < 0:
-        raise w.fail(_line(m, "hidden_cases"), "hidden_cases must be >= 0")
+        raise w.fail(line_of(m, "hidden_cases"), "hidden_cases must be >= 0")
     for key, filename in (("instructions", m.get("instructions", "instructions.md")), ("reference", "reference.py")):
         if not (sdir / filename).exists() and not (derived and key == "reference"):
-            raise w.fail(_line(m, key), f"missing file {sdir / filename}")
+            raise w.fail(line_of(m, key), f"missing file {sdir / filename}")
     depends = tuple(_strings(w, m, "depends_on"))
     for dep in depends:
         if dep not in [s.id for s in earlier]:
-            raise w.fail(_line(m, "depends_on"), f"depends_on '{dep}' must be a stage listed before '{stage_id}' "
+            raise w.fail(line_of(m, "depends_on"), f"depends_on '{dep}' must be a stage listed before '{stage_id}' "
                          "in course.yaml")
     decoys = _decoys(w, m, functions)
     if decoys and not (sdir / "decoys.py").exists():
-        raise w.fail(_line(m, "decoys"), f"decoys are listed but {sdir / 'decoys.py'} is missing")
+        raise w.fail(line_of(m, "decoys"), f"decoys are listed but {sdir / 'decoys.py'} is missing")
     cases = _cases(w, m, functions, tol)
     if any(s.kind == "generate" for c in cases for s in c.inputs) and not (sdir / "inputs.py").exists():
-        raise w.fail(_line(m, "cases"), f"a case uses 'generate' but {sdir / 'inputs.py'} is missing")
+        raise w.fail(line_of(m, "cases"), f"a case uses 'generate' but {sdir / 'inputs.py'} is missing")
     external = _external(w, m, sdir, cases)
     if "artifacts" in m and not (sdir / "build.py").exists():
-        raise w.fail(_line(m, "artifacts"), f"'artifacts' names a builder but {sdir / 'build.py'} is missing")
-    if any(s.kind == "artifact" for c in cases for s in c.inputs) and "artifacts" not in m:
-        raise w.fail(_line(m, "cases"), "a case uses 'artifact' but the stage has no 'artifacts' builder")
+        raise w.fail(line_of(m, "artifacts"), f"'artifacts' names a builder but {sdir / 'build.py'} is missing")
+    if any(s.kind in ("artifact", "weights") for c in cases for s in c.inputs) and "artifacts" not in m:
+        raise w.fail(line_of(m, "cases"), "a case uses 'artifact' or 'weights' but the stage has no 'artifacts' "
+                     "builder")
     modules = {f.module for f in functions}
     if len(modules) > 1:
-        raise w.fail(_line(m, "functions"), f"all functions of a stage live in one learner file, got {sorted(modules)}")
+        raise w.fail(line_of(m, "functions"), f"all functions of a stage live in one learner file, got "
+                     f"{sorted(modules)}")
     stage_points = float(points if points is not None else m.get("points", 1.0))
     if not (math.isfinite(stage_points) and stage_points >= 0):
-        raise w.fail(_line(m, "points"), "points must be a finite number >= 0")
+        raise w.fail(line_of(m, "points"), "points must be a finite number >= 0")
     return Stage(id=stage_id, title=m["title"], dir=sdir, summary=m.get("summary", ""), functions=functions,
                  tolerance=tol, cases=cases, points=stage_points, timeout=stage_timeout, memory_mb=stage_memory,
                  depends_on=depends, hints=tuple(_strings(w, m, "hints")), decoys=decoys,
@@ -275,56 +223,56 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: _Where, timeout: float
                  hidden_count=int(m.get("hidden_cases", 0)), derived=derived, external=external)
 
 
-def _external(w: _Where, m: YMap, sdir: Path, cases: tuple[Case, ...]) -> External | None:
+def _external(w: Where, m: YMap, sdir: Path, cases: tuple[Case, ...]) -> External | None:
     """`external:`: the artifact a learner's own file stands in for, and the checker in external.py."""
     if "external" not in m:
         return None
     e = w.fields(m["external"], "external", {"artifacts": list, "open": str}, {})
-    used = {str(s.spec["artifact"]) for c in cases for s in c.inputs if s.kind == "artifact"}
+    used = {s.source.artifact for c in cases for s in c.inputs if isinstance(s.source, Artifact)}
     names = _strings(w, e, "artifacts")
     if not names or not set(names) <= used:
-        raise w.fail(_line(e, "artifacts"), f"external.artifacts must name artifacts the cases read "
+        raise w.fail(line_of(e, "artifacts"), f"external.artifacts must name artifacts the cases read "
                      f"({', '.join(sorted(used)) or 'none'}), got {names}")
     if not (sdir / "external.py").exists():
-        raise w.fail(_line(e, "open"), f"external.open names a function but {sdir / 'external.py'} is missing")
+        raise w.fail(line_of(e, "open"), f"external.open names a function but {sdir / 'external.py'} is missing")
     return External(artifacts=tuple(names), open=e["open"])
 
 
-def _strings(w: _Where, m: YMap, key: str) -> list[str]:
+def _strings(w: Where, m: YMap, key: str) -> list[str]:
     items = m.get(key, YList())
     for i, item in enumerate(items):
         if not isinstance(item, str):
-            raise w.fail(items.item_lines[i], f"every item of '{key}' must be text, got {_kind(item)}")
+            raise w.fail(items.item_lines[i], f"every item of '{key}' must be text, got {describe(item)}")
     return list(items)
 
 
-def _functions(w: _Where, m: YMap) -> tuple[Function, ...]:
+def _functions(w: Where, m: YMap) -> tuple[Function, ...]:
     if not m:
         raise w.fail(m.line, "'functions' is empty: name at least one function the learner writes")
     out = []
     for name, spec in m.items():
         f = w.fields(spec, f"function '{name}'", {"entry": str, "params": list, "reference": str},
-                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str}, _line(m, name))
+                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str}, line_of(m, name))
         if not ENTRY.match(f["entry"]) or f["entry"].rsplit(":", 1)[1] != name:
-            raise w.fail(_line(f, "entry"), f"entry must look like 'student.<file>:{name}', got '{f['entry']}'")
+            raise w.fail(line_of(f, "entry"), f"entry must look like 'student.<file>:{name}', got '{f['entry']}'")
         params = _strings(w, f, "params")
         if len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
-            raise w.fail(_line(f, "params"), f"params of '{name}' must be distinct Python names, got {params}")
+            raise w.fail(line_of(f, "params"), f"params of '{name}' must be distinct Python names, got {params}")
         returns = f.get("returns", "array")
         if returns not in ("array", "dict"):
-            raise w.fail(_line(f, "returns"), f"returns must be 'array' or 'dict', got '{returns}'")
+            raise w.fail(line_of(f, "returns"), f"returns must be 'array' or 'dict', got '{returns}'")
         keys = _strings(w, f, "keys")
         if (returns == "dict") != bool(keys):
-            raise w.fail(_line(f, "returns"), "a function that returns a dict lists its 'keys' (and only then)")
+            raise w.fail(line_of(f, "returns"), "a function that returns a dict lists its 'keys' (and only then)")
         if f.get("dtype", "float32") not in DTYPES:
-            raise w.fail(_line(f, "dtype"), f"dtype must be one of {', '.join(DTYPES)}")
+            raise w.fail(line_of(f, "dtype"), f"dtype must be one of {', '.join(DTYPES)}")
         out.append(Function(name=name, module=f["entry"].split(":")[0], params=tuple(params),
                             reference=f["reference"], returns=returns, keys=tuple(keys),
                             elementwise=f.get("elementwise", False), dtype=f.get("dtype"), doc=f.get("doc", "")))
     return tuple(out)
 
 
-def _decoys(w: _Where, m: YMap, functions: tuple[Function, ...]) -> tuple[Decoy, ...]:
+def _decoys(w: Where, m: YMap, functions: tuple[Function, ...]) -> tuple[Decoy, ...]:
     items = m.get("decoys", YList())
     out = []
     for i, d in enumerate(items):
@@ -335,118 +283,43 @@ def _decoys(w: _Where, m: YMap, functions: tuple[Function, ...]) -> tuple[Decoy,
     return tuple(out)
 
 
-def _target(w: _Where, m: YMap, key: str, functions: tuple[Function, ...]) -> str:
+def _target(w: Where, m: YMap, key: str, functions: tuple[Function, ...]) -> str:
     names = [f.name for f in functions]
     if key not in m:
         if len(names) > 1:
             raise w.fail(m.line, f"say which function with '{key}:' (one of {', '.join(names)})")
         return names[0]
     if m[key] not in names:
-        raise w.fail(_line(m, key), f"'{m[key]}' is not a function of this stage ({', '.join(names)})")
+        raise w.fail(line_of(m, key), f"'{m[key]}' is not a function of this stage ({', '.join(names)})")
     return str(m[key])
 
 
-def _cases(w: _Where, m: YMap, functions: tuple[Function, ...], tol: Tolerance) -> tuple[Case, ...]:
+def _cases(w: Where, m: YMap, functions: tuple[Function, ...], tol: Tolerance) -> tuple[Case, ...]:
     items = m["cases"]
     if not items:
-        raise w.fail(_line(m, "cases"), "the stage has no cases: add at least one under 'cases:'")
+        raise w.fail(line_of(m, "cases"), "the stage has no cases: add at least one under 'cases:'")
     out = []
     for i, c in enumerate(items):
         w.fields(c, "a case", {"id": str, "inputs": dict},
                  {"function": str, "visibility": str, "weight": float, "tolerance": dict}, items.item_lines[i])
         if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", c["id"]) or c["id"] in (layout.ARTIFACTS, layout.MANIFEST):
-            raise w.fail(_line(c, "id"), f"case id '{c['id']}' must start with a letter, digit or '_' and hold only "
+            raise w.fail(line_of(c, "id"), f"case id '{c['id']}' must start with a letter, digit or '_' and hold only "
                          "those, '-' and '.' (and not be 'artifacts' or 'MANIFEST.json', the fixture folder's own)")
         fn = next(f for f in functions if f.name == _target(w, c, "function", functions))
         given, wanted = list(c["inputs"]), list(fn.params)
         if set(given) != set(wanted):
             missing, extra = sorted(set(wanted) - set(given)), sorted(set(given) - set(wanted))
-            raise w.fail(_line(c, "inputs"), f"case '{c['id']}': inputs must be exactly the parameters of "
+            raise w.fail(line_of(c, "inputs"), f"case '{c['id']}': inputs must be exactly the parameters of "
                          f"{fn.name}({', '.join(wanted)}); missing {missing or 'none'}, unexpected {extra or 'none'}")
-        inputs = tuple(_input(w, c["inputs"], name) for name in wanted)
+        case_inputs = tuple(inputs.parse(w, c["inputs"], name) for name in wanted)
         visibility = c.get("visibility", "public")
         if visibility not in ("public", "hidden"):
-            raise w.fail(_line(c, "visibility"), f"visibility must be 'public' or 'hidden', got '{visibility}'")
+            raise w.fail(line_of(c, "visibility"), f"visibility must be 'public' or 'hidden', got '{visibility}'")
         weight = float(c.get("weight", 1.0))
         if not (math.isfinite(weight) and weight > 0):
-            raise w.fail(_line(c, "weight"), "weight must be a finite number > 0")
+            raise w.fail(line_of(c, "weight"), "weight must be a finite number > 0")
         case_tol = _tolerance(w, c["tolerance"], f"case '{c['id']}' tolerance") if "tolerance" in c else tol
-        out.append(Case(id=c["id"], function=fn.name, inputs=inputs, tolerance=case_tol,
+        out.append(Case(id=c["id"], function=fn.name, inputs=case_inputs, tolerance=case_tol,
                         hidden=visibility == "hidden", weight=weight, line=items.item_lines[i]))
     _unique(w, list(items), [c.id for c in out], "case")
     return tuple(out)
-
-
-_INPUT_FIELDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
-    "values": ({"values": list}, {"dtype": str}),
-    "value": ({"value": object}, {}),
-    "random": ({"random": str, "shape": list, "seed": int},
-               {"dtype": str, "loc": float, "scale": float, "low": float, "high": float}),
-    "generate": ({"generate": str, "seed": int}, {}),
-    "artifact": ({"artifact": str}, {}),
-}
-
-
-def _input(w: _Where, m: YMap, name: str) -> InputSpec:
-    spec = m[name]
-    what = f"input '{name}'"
-    if not isinstance(spec, dict):
-        raise w.fail(_line(m, name), f"{what} must be a mapping with one of: {', '.join(INPUT_KINDS)}")
-    kinds = [k for k in INPUT_KINDS if k in spec]
-    if len(kinds) != 1:
-        raise w.fail(getattr(spec, "line", 0), f"{what} needs exactly one of: {', '.join(INPUT_KINDS)} "
-                     f"(got {', '.join(spec) or 'nothing'})")
-    kind = kinds[0]
-    required, optional = _INPUT_FIELDS[kind]
-    if kind == "generate":  # the generator's own keyword arguments pass through
-        optional = {k: object for k in spec if k not in required}
-    w.fields(spec, what, required, optional)
-    checks: dict[str, Callable[[], bool]] = {
-        "dtype": lambda: spec.get("dtype", "float32") in DTYPES,
-        "shape": lambda: all(_is(d, int) and d >= 0 for d in spec.get("shape", [])),
-        "random": lambda: spec.get("random", "normal") in DISTRIBUTIONS,
-        "values": lambda: _numeric(spec.get("values", [])) and _rectangular(spec.get("values", [])),
-        "scale": lambda: spec.get("scale", 1.0) >= 0,
-        "seed": lambda: 0 <= spec.get("seed", 0) < 2**32,
-    }
-    messages = {"dtype": f"dtype must be one of {', '.join(DTYPES)}",
-                "shape": "shape must be a list of whole numbers >= 0",
-                "random": f"random must be one of {', '.join(DISTRIBUTIONS)}",
-                "values": "values must be a (nested) list of numbers, every row the same length",
-                "scale": "scale must be >= 0",
-                "seed": "seed must be a whole number from 0 to 2**32 - 1 (numpy's RandomState)"}
-    declared = {**_INPUT_FIELDS[kind][0], **_INPUT_FIELDS[kind][1]}  # a generator's own keywords are its business
-    for key, ok in checks.items():
-        if key in spec and key in declared and not ok():
-            raise w.fail(_line(spec, key), f"{what}: {messages[key]}")
-    if kind == "random" and spec["random"] == "uniform" and ("low" not in spec or "high" not in spec):
-        raise w.fail(_line(spec, "random"), f"{what}: a uniform input needs 'low' and 'high'")
-    clean = {k: _plain(v) for k, v in spec.items()}
-    return InputSpec(name=name, kind=kind, spec=clean)
-
-
-def _rectangular(values: Any) -> bool:
-    """Whether a nested list has one shape (numpy refuses ragged ones)."""
-    def shape(v: Any) -> tuple[int, ...] | None:
-        if not isinstance(v, list):
-            return ()
-        inner = {shape(x) for x in v}
-        if None in inner or len(inner) > 1:
-            return None
-        rest = inner.pop() if inner else ()
-        return None if rest is None else (len(v), *rest)
-    return shape(values) is not None
-
-
-def _numeric(values: Any) -> bool:
-    if isinstance(values, list):
-        return all(_numeric(v) for v in values)
-    return _is(values, float)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

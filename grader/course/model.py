@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +16,80 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
+class Values:
+    """A literal (nested) list of numbers."""
+
+    values: list[Any] = field(hash=False)
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class Value:
+    """A plain scalar or text, passed as it is (a layer index, n_head)."""
+
+    value: int | float | str | bool
+
+
+@dataclass(frozen=True)
+class Random:
+    """Seeded random numbers from numpy's legacy RandomState (its stream is stable across numpy versions)."""
+
+    random: str  # normal | uniform
+    shape: tuple[int, ...]
+    seed: int
+    dtype: str = "float32"
+    loc: float = 0.0
+    scale: float = 1.0
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class Generate:
+    """An array made by a generator in the stage's inputs.py: `name(rng, **options)`."""
+
+    generate: str
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict, hash=False)  # the generator's own keywords
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        shape = self.options.get("shape")
+        return tuple(shape) if isinstance(shape, list) else None
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """The path of a file the stage's build.py wrote (the learner's function opens it)."""
+
+    artifact: str
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The tensors of a safetensors artifact whose names start with `prefix`, as a dict with the prefix removed."""
+
+    weights: str
+    prefix: str = ""
+    exclude: tuple[str, ...] = ()  # fnmatch patterns of (prefix-stripped) names to leave out
+
+
+InputSource = Values | Value | Random | Generate | Artifact | Weights
+INPUT_KINDS: dict[str, type[InputSource]] = {"values": Values, "value": Value, "random": Random,
+                                             "generate": Generate, "artifact": Artifact, "weights": Weights}
+
+
+@dataclass(frozen=True)
 class InputSpec:
-    """How one argument of a case is made: literal values, seeded random, a generator, or a built file."""
+    """How one argument of a case is made."""
 
     name: str
-    kind: str
-    spec: dict[str, Any] = field(hash=False, compare=True)
+    kind: str  # a key of INPUT_KINDS
+    source: InputSource
+
+    def definition(self) -> dict[str, Any]:
+        """The input's definition as plain data (what a fixture's digest is taken over)."""
+        return {"name": self.name, "kind": self.kind, **asdict(self.source)}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """`--checkpoint PATH`: grade a stage on a file of the learner's own instead of the fixture's artifact.
 
 The stage says what that means (stage.yaml `external:`): which artifact the file stands in for, and a function of
-its own (`external.py`) that checks the file and says how wide generated inputs must be and how far integer inputs
-may go. Nothing here knows what is in the file. Expected values are computed on this machine by the stage's
-reference, on the file, with floating inputs promoted to float64 (as a fixture build does); they are not cached.
+its own (`external.py`) that checks the file and says how wide generated inputs must be, how far integer inputs
+may go, and the prefix its tensor names carry (a `weights:` input then reads them without it). Nothing here knows
+what is in the file. Expected values are computed on this machine by the stage's reference, on the file, with
+floating inputs promoted to float64 (as a fixture build does); they are not cached.
 
 The case inputs are the fixture's, made again from their definitions in stage.yaml: the same generators, seeds and
 shapes, except that the last axis of every generated or random array becomes the file's width (so `x` is
@@ -21,7 +22,7 @@ import numpy as np
 
 from grader import fixtures
 from grader.course import stagecode
-from grader.course.model import Case, Course, InputSpec, Stage
+from grader.course.model import Artifact, Case, Course, Generate, InputSpec, Random, Stage, Value, Weights
 from grader.errors import FixtureError, UsageError
 
 
@@ -42,21 +43,22 @@ def source_for(course: Course, stage: Stage, path: Path | str) -> ExternalSource
     except ValueError as e:
         raise UsageError(f"--checkpoint {path}: {e}") from e
     return ExternalSource(stage, Path(info["path"]), str(info["description"]), info.get("last_axis"),
-                          dict(info.get("bounds", {})))
+                          dict(info.get("bounds", {})), str(info.get("key_prefix", "")))
 
 
 class ExternalSource:
     """Case data for a stage, from a learner's file: what `grade.grade_stage` reads from fixtures otherwise."""
 
     def __init__(self, stage: Stage, path: Path, description: str, last_axis: int | None,
-                 bounds: dict[str, int]) -> None:
-        self.stage, self.path, self.last_axis = stage, path, last_axis
+                 bounds: dict[str, int], prefix: str = "") -> None:
+        self.stage, self.path, self.last_axis, self.prefix = stage, path, last_axis, prefix
         self.notices: list[str] = []
         self._inputs: dict[str, dict[str, Any]] = {}
         for case in stage.cases:
             for spec in case.inputs:
-                limit, value = bounds.get(spec.name), spec.spec.get("value")
-                if limit is not None and spec.kind == "value" and isinstance(value, int) and not 0 <= value < limit:
+                limit = bounds.get(spec.name)
+                value = spec.source.value if isinstance(spec.source, Value) else None
+                if limit is not None and isinstance(value, int) and not 0 <= value < limit:
                     raise UsageError(f"--checkpoint {path}: allows {spec.name} 0 to {limit - 1}, but case "
                                      f"'{case.id}' of {stage.file} uses {spec.name} {value}; use a file that "
                                      f"allows at least {spec.name} {value}")
@@ -65,21 +67,26 @@ class ExternalSource:
 
     def _spec(self, spec: InputSpec) -> InputSpec:
         """The input's definition with its last axis set to the file's width (generated and random arrays)."""
-        shape = spec.spec.get("shape")
-        if spec.kind not in ("random", "generate") or not shape or self.last_axis in (None, shape[-1]):
-            return spec
-        return replace(spec, spec={**spec.spec, "shape": [*shape[:-1], self.last_axis]})
+        s, width = spec.source, self.last_axis
+        if isinstance(s, Random) and s.shape and width not in (None, s.shape[-1]):
+            return replace(spec, source=replace(s, shape=(*s.shape[:-1], width)))
+        if isinstance(s, Generate) and s.shape and width not in (None, s.shape[-1]):
+            return replace(spec, source=replace(s, options={**s.options, "shape": [*s.shape[:-1], width]}))
+        return spec
 
     def inputs(self, case: Case) -> dict[str, Any]:
-        """The case's inputs, with the given file in place of the fixture's artifact."""
+        """The case's inputs, with the given file in place of the fixture's artifacts."""
         assert self.stage.external is not None
+        mine = self.stage.external.artifacts
         if case.id not in self._inputs:
             out: dict[str, Any] = {}
             for spec in case.inputs:
-                if spec.kind == "artifact":
-                    name = str(spec.spec["artifact"])
-                    mine = name in self.stage.external.artifacts
-                    out[spec.name] = str(self.path if mine else self.path.parent / name)
+                s = spec.source
+                if isinstance(s, Artifact):
+                    out[spec.name] = str(self.path if s.artifact in mine else self.path.parent / s.artifact)
+                elif isinstance(s, Weights):
+                    file = self.path if s.weights in mine else self.path.parent / s.weights
+                    out[spec.name] = fixtures.read_weights(file, self.prefix + s.prefix, s.exclude)
                 else:
                     out[spec.name] = fixtures.make_input(self.stage, self._spec(spec), self.path.parent)
             self._inputs[case.id] = out

@@ -198,7 +198,7 @@ def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset(
     if not callable(fn):
         return _err(Status.IMPORT_ERROR, f"{call.module.replace('.', '/')}.py has no function "
                     f"{call.function}(). Keep the name and parameters of the stub.")
-    inputs = {k: v.copy() if isinstance(v, np.ndarray) and id(v) in shared else v for k, v in call.inputs.items()}
+    inputs = {k: _copy(v) if id(v) in shared else v for k, v in call.inputs.items()}
     t0 = time.perf_counter()
     try:
         result = fn(**inputs)
@@ -221,6 +221,15 @@ def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset(
     returned = type(result).__name__ if type(result) in (list, tuple) else None
     return {"status": "ok", "keys": keys, "modules": _student_modules(), "call_seconds": seconds,
             "returned": returned}, parts
+
+
+def _copy(value: Any) -> Any:
+    """A private copy of an input two calls share: an array, or a dict of arrays (a model's weights)."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
 
 
 def _raised_in(root: Path, e: BaseException) -> str | None:

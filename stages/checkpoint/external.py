@@ -16,7 +16,7 @@ WHERE = "the model.safetensors of a GPT-2 model, e.g. from https://huggingface.c
 
 
 def open_checkpoint(given: str) -> dict[str, Any]:
-    """The checked file: {"path", "description", "last_axis": n_embd, "bounds": {"layer": n_layer}}."""
+    """The checked file: {"path", "description", "last_axis": n_embd, "bounds": {"layer": n_layer}, "key_prefix"}."""
     path = Path(given).expanduser().resolve()
     if path.is_dir() and (path / "model.safetensors").is_file():
         path = path / "model.safetensors"  # a Hugging Face model folder
@@ -41,7 +41,8 @@ def open_checkpoint(given: str) -> dict[str, Any]:
     layout = f"keys prefixed '{prefix}'" if prefix else "unprefixed keys"
     description = (f"{path} ({path.stat().st_size / 1e6:,.0f} MB, {layout}, n_embd {n_embd}, {n_layer} blocks; "
                    "expected values computed by the reference on this machine)")
-    return {"path": str(path), "description": description, "last_axis": n_embd, "bounds": {"layer": n_layer}}
+    return {"path": str(path), "description": description, "last_axis": n_embd, "bounds": {"layer": n_layer},
+            "key_prefix": prefix}
 
 
 def expected_shapes(n_embd: int, n_layer: int, n_inner: int) -> dict[str, tuple[int, ...]]:
