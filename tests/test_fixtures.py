@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import pytest
 
 from grader import fixtures
@@ -173,3 +174,73 @@ def test_a_generator_keyword_the_yaml_misspelt_is_a_located_error(mini):
     course = load_course(mini.root)
     with pytest.raises(FixtureError, match=r"stage.yaml:\d+: case 'pair', input 'y': cannot make it: TypeError"):
         fixtures.build(course, course.stage("combine"))
+
+
+WEIGHTS_STAGE = {
+    "course.yaml": "format_version: 1\ntitle: Weights\nstages: [affine]\n",
+    "stages/affine/stage.yaml": """\
+id: affine
+title: An affine map from a parameter dict
+tolerance: {atol: 1.0e-6, rtol: 1.0e-6}
+artifacts: build
+functions:
+  run_affine:
+    entry: student.affine:run_affine
+    params: [x, params]
+    reference: affine
+decoys:
+  - id: no_bias
+    function: no_bias
+    hint: The bias is missing.
+cases:
+  - id: layer0
+    inputs:
+      x: {random: normal, shape: [3, 4], seed: 1}
+      params: {weights: model.safetensors, prefix: "layer.0.", exclude: ["mask*"]}
+  - id: layer1
+    inputs:
+      x: {random: normal, shape: [2, 4], seed: 2}
+      params: {weights: model.safetensors, prefix: "layer.1.", exclude: ["mask*"]}
+""",
+    "stages/affine/instructions.md": "Return x @ params['w'] + params['b'].\n",
+    "stages/affine/reference.py": "def affine(x, params):\n    return x @ params['w'] + params['b']\n",
+    "stages/affine/decoys.py": "def no_bias(x, params):\n    return x @ params['w']\n",
+    "stages/affine/build.py": """\
+import numpy as np
+from safetensors.numpy import save_file
+
+
+def build(dest):
+    rng = np.random.RandomState(0)
+    tensors = {}
+    for i in range(2):
+        tensors[f"layer.{i}.w"] = rng.normal(size=(4, 5)).astype(np.float32)
+        tensors[f"layer.{i}.b"] = rng.normal(size=(5,)).astype(np.float32)
+        tensors[f"layer.{i}.mask"] = np.ones((2, 2), np.float32)
+    save_file(tensors, str(dest / "model.safetensors"))
+""",
+}
+
+
+def test_a_weights_input_is_a_dict_of_the_prefixed_tensors(tmp_path):
+    root = tmp_path / "course"
+    for name, text in WEIGHTS_STAGE.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    course = load_course(root)
+    stage = course.stage("affine")
+    fixtures.build(course, stage)
+    store = fixtures.StageFixtures(course, stage)
+    params = store.inputs(stage.case("layer1"))["params"]
+    assert sorted(params) == ["b", "w"] and params["w"].shape == (4, 5) and params["w"].dtype == np.float32
+    (root / "student").mkdir()
+    (root / "student" / "__init__.py").write_text("")
+    write_student(course, "affine", "def run_affine(x, params):\n    params['w'] *= 0\n    return x @ params['w']\n")
+    result = grade.grade_stage(course, stage)
+    assert [c.status.value for c in result.cases] == ["fail", "fail"]  # and no_bias was not named: w was zeroed
+    write_student(course, "affine", "def run_affine(x, params):\n    return x @ params['w']\n")
+    result = grade.grade_stage(course, stage)
+    assert [c.diagnosis for c in result.cases] == ["no_bias", "no_bias"]
+    write_student(course, "affine", "def run_affine(x, params):\n    return x @ params['w'] + params['b']\n")
+    assert grade.grade_stage(course, stage).passed
+    assert store.inputs(stage.case("layer1"))["params"]["w"].any()  # a learner's in-place change stays in the child
