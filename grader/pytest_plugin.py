@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from grader.course.model import Course, Stage
+from grader.results import StageResult
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """--stage, --course-root, --public-only."""
@@ -31,16 +34,16 @@ class CaseFailed(Exception):
 class StageCollector(pytest.Collector):
     """The cases of one stage."""
 
-    def __init__(self, *, course: Any, stage: Any, public_only: bool, **kwargs: Any) -> None:
+    def __init__(self, *, course: Course, stage: Stage, public_only: bool, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.course, self.stage, self.public_only = course, stage, public_only
-        self._result: Any = None
+        self._result: StageResult | None = None
 
     def collect(self) -> list[pytest.Item]:
         return [CaseItem.from_parent(self, name=case.id, case=case.id) for case in self.stage.cases
                 if not (self.public_only and case.hidden)]
 
-    def result(self) -> Any:
+    def result(self) -> StageResult:
         """The stage's StageResult, graded on first use."""
         if self._result is None:
             from grader.judge import grade

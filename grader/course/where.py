@@ -42,7 +42,7 @@ class Where:
 
 def line_of(m: Any, key: str) -> int:
     """The line of `key` in a mapping the loader read (or of the mapping itself)."""
-    return getattr(m, "key_lines", {}).get(key, getattr(m, "line", 0))
+    return int(getattr(m, "key_lines", {}).get(key, getattr(m, "line", 0)))
 
 
 def is_a(value: Any, want: Any) -> bool:

@@ -9,14 +9,14 @@ from typing import Any
 from grader.errors import CourseError
 
 
-class YMap(dict):
+class YMap(dict[str, Any]):
     """A mapping that remembers the line of itself and of each key."""
 
     line: int = 0
     key_lines: dict[str, int]
 
 
-class YList(list):
+class YList(list[Any]):
     """A sequence that remembers the line of itself and of each item."""
 
     line: int = 0

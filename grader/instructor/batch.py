@@ -19,10 +19,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from grader import fixtures
-from grader.course import Course
+from grader.course import Course, Stage
 from grader.errors import FixtureError, GraderError
 from grader.instructor import submissions
 from grader.instructor.gradebook import Entry, Gradebook
@@ -92,7 +91,7 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
 _SOURCES: dict[str, fixtures.StageFixtures] = {}
 
 
-def _source(course: Course, stage: Any) -> fixtures.StageFixtures:
+def _source(course: Course, stage: Stage) -> fixtures.StageFixtures:
     key = f"{course.root}:{stage.id}"
     if key not in _SOURCES:
         _SOURCES[key] = fixtures.StageFixtures(course, stage)

@@ -8,7 +8,7 @@ worst element, its index and input, the share of the tolerance used, the first m
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 
@@ -182,6 +182,7 @@ def matches(actual: dict[str, np.ndarray], other: dict[str, np.ndarray], tol: To
     return worst
 
 
+D = TypeVar("D")  # whatever names a known mistake (a course Decoy)
 SAMPLE = 256  # elements a decoy match looks at first
 
 
@@ -194,10 +195,11 @@ def _sample_within(a: np.ndarray, b: np.ndarray, tol: Tolerance) -> bool:
     return bool((((err <= tol.atol + tol.rtol * np.abs(y)) & np.isfinite(err)) | same_special).all())
 
 
-def fingerprint(actual: dict[str, np.ndarray], decoys: list[tuple[Any, Callable[[], dict[str, np.ndarray]]]],
-                tol: Tolerance, cancel: Callable[[], bool] | None = None) -> Any | None:
+def fingerprint(actual: dict[str, np.ndarray], decoys: list[tuple[D, Callable[[], dict[str, np.ndarray]]]],
+                tol: Tolerance, cancel: Callable[[], bool] | None = None) -> D | None:
     """The decoy whose output the learner's matches most closely within the tolerance, if any."""
-    best, best_score = None, 1.0
+    best: D | None = None
+    best_score = 1.0
     for decoy, produce in decoys:
         if cancel is not None and cancel():
             return None  # a newer save: this grade will not be shown

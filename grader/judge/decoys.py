@@ -29,7 +29,8 @@ class Lazy:
     """A value computed on first use (a case's upcast inputs: needed only if some decoy must really run)."""
 
     def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
-        self.make, self.value = make, None
+        self.make = make
+        self.value: dict[str, Any] | None = None
 
     def get(self) -> dict[str, Any]:
         if self.value is None:

@@ -41,6 +41,8 @@ def in_own_process(work: Callable[[], StageResult]) -> StageResult:
     # Decoy outputs on public cases come back to be kept: the next stage process inherits them instead of
     # recomputing an MLP's seven known mistakes.
     CACHE.absorb(public)
+    if not isinstance(result, StageResult):
+        raise GraderError("the process grading this stage sent back something other than a result")
     return result
 
 

@@ -21,6 +21,7 @@ import signal
 import sys
 import time
 import types
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,12 @@ _PR_SET_PDEATHSIG = 1
 class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
     """Compiles from the source file every time: no stat, so no stale bytecode can be used."""
 
-    def path_stats(self, path: str) -> Any:
+    def path_stats(self, path: str) -> Mapping[str, Any]:
         raise OSError("always compile learner code from source")
 
 
 class _StudentFinder:  # a meta path finder by protocol: importlib.abc would pull in importlib.resources
-    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+    def find_spec(self, name: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if name != "student" and not name.startswith("student."):
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)

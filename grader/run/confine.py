@@ -21,7 +21,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -55,7 +54,7 @@ def _own_uid() -> int:
     return pwd.getpwnam(SANDBOX_USER).pw_uid  # taken by a real account: fall back to nobody
 
 
-def libc() -> Any:
+def libc() -> ctypes.CDLL:
     """The C library, for unshare, mount and prctl (Python 3.11's os has no unshare)."""
     return ctypes.CDLL(None, use_errno=True)
 
