@@ -5,9 +5,7 @@ grader's own state live; `stagecode` imports a stage's Python (reference, decoys
 makes a stage's stub and instructions.
 """
 
-from grader.course.load import FORMAT_VERSION, load_course
-from grader.course.model import Case, Course, Decoy, Function, InputSpec, Stage, Tolerance
-from grader.course.yamlio import read_yaml
+from grader.course.load import load_course
+from grader.course.model import FORMAT_VERSION, Case, Course, Decoy, Function, InputSpec, Stage, Tolerance
 
-__all__ = ["FORMAT_VERSION", "Case", "Course", "Decoy", "Function", "InputSpec", "Stage", "Tolerance", "load_course",
-           "read_yaml"]
+__all__ = ["FORMAT_VERSION", "Case", "Course", "Decoy", "Function", "InputSpec", "Stage", "Tolerance", "load_course"]

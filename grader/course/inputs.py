@@ -89,16 +89,6 @@ def _source(kind: str, s: dict[str, Any]) -> InputSource:
     return Weights(weights=s["weights"], prefix=s.get("prefix", ""), exclude=tuple(s.get("exclude", ())))
 
 
-def from_definition(d: dict[str, Any]) -> InputSpec:
-    """An InputSpec back from InputSpec.definition() (the course cache)."""
-    fields = {k: v for k, v in d.items() if k not in ("name", "kind")}
-    if "shape" in fields and d["kind"] == "random":
-        fields["shape"] = tuple(fields["shape"])
-    if "exclude" in fields:
-        fields["exclude"] = tuple(fields["exclude"])
-    return InputSpec(name=d["name"], kind=d["kind"], source=INPUT_KINDS[d["kind"]](**fields))
-
-
 def _rectangular(values: Any) -> bool:
     """Whether a nested list has one shape (numpy refuses ragged ones)."""
     def shape(v: Any) -> tuple[int, ...] | None:

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+FORMAT_VERSION = 1  # of course.yaml and stage.yaml
+
 
 @dataclass(frozen=True)
 class Tolerance:
@@ -90,6 +92,16 @@ class InputSpec:
     def definition(self) -> dict[str, Any]:
         """The input's definition as plain data (what a fixture's digest is taken over)."""
         return {"name": self.name, "kind": self.kind, **asdict(self.source)}
+
+    @classmethod
+    def from_definition(cls, d: dict[str, Any]) -> InputSpec:
+        """An InputSpec back from definition() (the course cache)."""
+        fields = {k: v for k, v in d.items() if k not in ("name", "kind")}
+        if d["kind"] == "random":
+            fields["shape"] = tuple(fields["shape"])
+        if d["kind"] == "weights":
+            fields["exclude"] = tuple(fields["exclude"])
+        return cls(name=d["name"], kind=d["kind"], source=INPUT_KINDS[d["kind"]](**fields))
 
 
 @dataclass(frozen=True)

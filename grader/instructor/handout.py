@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from grader import fixtures, templating
-from grader.course import Course, Stage, load_course, read_yaml, stagecode
+from grader.course import Course, Stage, derived, load_course, stagecode
 from grader.course import render as course_render
 from grader.errors import UsageError
 
@@ -121,52 +120,6 @@ def _record_decoys(course: Course, stage: Stage, cases: list[Any], dest: Path) -
 # --- the derived course --------------------------------------------------------------------------------------
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
-class _Dumper(yaml.SafeDumper):
-    """Multi-line text as a literal block, as authors write it."""
-
-
-def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _text)
-
-
-def _stage_yaml(stage: Stage, keep_hidden: bool) -> tuple[str, int]:
-    doc = _plain(read_yaml(stage.file))
-    hidden = [c for c in doc["cases"] if c.get("visibility") == "hidden"]
-    if not keep_hidden:
-        doc["cases"] = [c for c in doc["cases"] if c.get("visibility") != "hidden"]
-    doc["hidden_cases"] = int(doc.get("hidden_cases", 0)) + (0 if keep_hidden else len(hidden))
-    text = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
-    head = ("# Generated from the instructor's copy by `python -m grader handout`; do not edit.\n"
-            "# hidden_cases: how many more cases are run at grading (they are not in this copy).\n")
-    return head + text, len(hidden)
-
-
-def _copy_fixtures(course: Course, stage: Stage, cases: list[Any], dest: Path) -> None:
-    src = fixtures.stage_dir(course, stage)
-    fixtures.StageFixtures(course, stage).verify_all()
-    manifest = json.loads((src / fixtures.MANIFEST).read_text(encoding="utf-8"))
-    manifest["cases"] = {c.id: manifest["cases"][c.id] for c in cases}
-    files = {m["file"] for entry in manifest["cases"].values()
-             for m in [*entry["inputs"].values(), *entry["expected"].values()] if "file" in m}
-    files |= {f"artifacts/{name}" for name in manifest.get("artifacts", {})}
-    for name in sorted(files):
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src / name, dest / name)
-    (dest / fixtures.MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-
-
 def _copy_stage_files(stage: Stage, dest: Path) -> None:
     for path in sorted(stage.dir.rglob("*")):
         rel = path.relative_to(stage.dir)
@@ -186,7 +139,7 @@ def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
         sdir = dest / "stages" / stage.id
         sdir.mkdir(parents=True)
         _copy_stage_files(stage, sdir)
-        text, n_hidden = _stage_yaml(stage, keep_hidden)
+        text, n_hidden = derived.stage_yaml(stage, keep_hidden)
         (sdir / "stage.yaml").write_text(text, encoding="utf-8")
         cases = [c for c in stage.cases if keep_hidden or not c.hidden]
         out.public[stage.id] = sum(not c.hidden for c in cases)
@@ -196,7 +149,7 @@ def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
             _record_decoys(course, stage, cases, sdir)
         fdir = dest / "fixtures" / stage.id
         fdir.mkdir(parents=True)
-        _copy_fixtures(course, stage, cases, fdir)
+        fixtures.copy_subset(course, stage, [c.id for c in cases], fdir)
     return out
 
 

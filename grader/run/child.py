@@ -14,7 +14,6 @@ import faulthandler
 import fcntl
 import importlib
 import importlib.machinery
-import io
 import os
 import resource
 import signal
@@ -30,6 +29,7 @@ import numpy as np
 from grader.results import Status
 from grader.run import capture, confine
 from grader.run.protocol import Call, Limits, encode
+from grader.run.values import BadOutput, encode_value
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
 SETUP_FAILED = 71  # exit code of a child whose graded isolation could not be set up
@@ -109,10 +109,13 @@ def _run(root: Path, calls: list[Call]) -> None:
         for v in c.inputs.values():
             seen[id(v)] = seen.get(id(v), 0) + 1
     shared = {k for k, n in seen.items() if n > 1}
+    me = os.getpid()
     for i, call in enumerate(calls):
         capture.empty(OUT_FD)
         send(RES_FD, {"start": i})
         header, parts = _call(root, call, shared)
+        if os.getpid() != me:  # a process the learner forked returned from their function: it sends nothing
+            os._exit(0)
         sys.stdout.flush()
         sys.stderr.flush()
         header["output"], header["output_cut"] = capture.read(OUT_FD)
@@ -213,8 +216,8 @@ def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset(
         return _err(Status.EXCEPTION, _trimmed(root, e, "raised an exception"), _raised_in(root, e))
     seconds = time.perf_counter() - t0
     try:
-        keys, parts = _encode(result, call.returns)
-    except _BadOutput as e:
+        keys, parts = encode_value(result, call.returns)
+    except BadOutput as e:
         return _err(Status.BAD_OUTPUT, str(e))
     except BaseException as e:
         return _err(Status.BAD_OUTPUT, f"returned a value that could not be turned into an array: "
@@ -244,72 +247,6 @@ def _raised_in(root: Path, e: BaseException) -> str | None:
 
 def _err(status: Status, message: str, raised_in: str | None = None) -> tuple[dict[str, Any], list[bytes]]:
     return {"status": status.value, "message": message, "modules": _student_modules(), "raised_in": raised_in}, []
-
-
-class _BadOutput(Exception):
-    pass
-
-
-def _encode(result: Any, returns: str) -> tuple[list[str], list[bytes]]:
-    if returns == "dict":
-        if not isinstance(result, dict):
-            raise _BadOutput(f"returned {_describe(result)}; expected a dict of arrays")
-        items = [(str(k), v) for k, v in result.items()]
-    else:
-        items = [("", result)]
-    keys, parts = [], []
-    for key, value in items:
-        array = _as_array(value, key)
-        buf = io.BytesIO()
-        np.lib.format.write_array(buf, array, allow_pickle=False)
-        keys.append(key)
-        parts.append(buf.getvalue())
-    return keys, parts
-
-
-def _as_array(value: Any, key: str) -> np.ndarray:
-    what = f"the value for '{key}'" if key else "your function"
-    if value is None:
-        raise _BadOutput(f"{what} returned None. Is a `return` statement missing?")
-    if isinstance(value, str | bytes):
-        raise _BadOutput(f"{what} returned text ({value[:40]!r}); return an array of numbers")
-    if type(value).__module__.split(".")[0] == "torch" and hasattr(value, "detach"):
-        value = value.detach().cpu().numpy()
-    if not isinstance(value, np.ndarray | list | tuple | int | float | np.generic):
-        raise _BadOutput(f"{what} returned {_describe(value)}; return a numpy array (a nested list or a "
-                         "torch tensor also works)")
-    odd = _not_plain(value)
-    if odd is not None:  # numpy may read a float subclass through __float__ or through its value: ambiguous
-        raise _BadOutput(f"{what} returned a value holding {_describe(odd)}; return plain numbers (floats, "
-                         "ints or numpy arrays)")
-    try:
-        array = np.array(value, subok=False)
-    except (ValueError, TypeError) as e:
-        raise _BadOutput(f"{what} returned a sequence that is not a rectangular array of numbers ({e})")
-    if array.dtype.kind not in "biufc":
-        raise _BadOutput(f"{what} returned an array of {array.dtype} values; it must hold numbers")
-    return np.ascontiguousarray(array)
-
-
-_PLAIN = (float, int, bool, complex)
-
-
-def _not_plain(value: Any) -> Any:
-    """The first item of a (nested) list or tuple, or the scalar itself, that is not a plain number or array."""
-    todo = [value]
-    while todo:
-        v = todo.pop()
-        t = type(v)
-        if t in (list, tuple):
-            todo.extend(v)
-        elif not (t in _PLAIN or isinstance(v, np.ndarray) or (isinstance(v, np.generic) and
-                                                                t.__module__ == "numpy")):
-            return v
-    return None
-
-
-def _describe(value: Any) -> str:
-    return f"a {type(value).__module__}.{type(value).__qualname__}".replace("builtins.", "")
 
 
 def _rel(root: Path, filename: str) -> str:

@@ -1,0 +1,47 @@
+"""Derived copies of a stage's definition: the learners' handout and the autograder bundle.
+
+A derived stage.yaml keeps the author's text (comments aside) and replaces the hidden cases by their number
+(`hidden_cases: N`), which tells the grader the copy has no reference solution to run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from grader.course.model import Stage
+from grader.course.yamlio import read_yaml
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line text as a literal block, as authors write it."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _text)
+
+
+def stage_yaml(stage: Stage, keep_hidden: bool) -> tuple[str, int]:
+    """The stage's YAML for a derived copy, without its hidden cases unless kept, and how many there were."""
+    doc = _plain(read_yaml(stage.file))
+    hidden = [c for c in doc["cases"] if c.get("visibility") == "hidden"]
+    if not keep_hidden:
+        doc["cases"] = [c for c in doc["cases"] if c.get("visibility") != "hidden"]
+    doc["hidden_cases"] = int(doc.get("hidden_cases", 0)) + (0 if keep_hidden else len(hidden))
+    text = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
+    head = ("# Generated from the instructor's copy by `python -m grader handout`; do not edit.\n"
+            "# hidden_cases: how many more cases are run at grading (they are not in this copy).\n")
+    return head + text, len(hidden)

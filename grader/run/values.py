@@ -1,0 +1,79 @@
+"""A learner's return value, checked and turned into .npy bytes in the child (with allow_pickle=False).
+
+None, text, objects, ragged lists and number-like impostors (a float subclass that reads differently through
+__float__ than through its value) are refused with a message saying what was returned; a torch tensor is converted.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+
+
+class BadOutput(Exception):
+    """What the learner's function returned is not an array of numbers; the message says what it was."""
+
+
+def encode_value(result: Any, returns: str) -> tuple[list[str], list[bytes]]:
+    """The learner's return value as named .npy payloads (one for an array, one per key for a dict)."""
+    if returns == "dict":
+        if not isinstance(result, dict):
+            raise BadOutput(f"returned {_describe(result)}; expected a dict of arrays")
+        items = [(str(k), v) for k, v in result.items()]
+    else:
+        items = [("", result)]
+    keys, parts = [], []
+    for key, value in items:
+        array = _as_array(value, key)
+        buf = io.BytesIO()
+        np.lib.format.write_array(buf, array, allow_pickle=False)
+        keys.append(key)
+        parts.append(buf.getvalue())
+    return keys, parts
+
+
+def _as_array(value: Any, key: str) -> np.ndarray:
+    what = f"the value for '{key}'" if key else "your function"
+    if value is None:
+        raise BadOutput(f"{what} returned None. Is a `return` statement missing?")
+    if isinstance(value, str | bytes):
+        raise BadOutput(f"{what} returned text ({value[:40]!r}); return an array of numbers")
+    if type(value).__module__.split(".")[0] == "torch" and hasattr(value, "detach"):
+        value = value.detach().cpu().numpy()
+    if not isinstance(value, np.ndarray | list | tuple | int | float | np.generic):
+        raise BadOutput(f"{what} returned {_describe(value)}; return a numpy array (a nested list or a "
+                         "torch tensor also works)")
+    odd = _not_plain(value)
+    if odd is not None:  # numpy may read a float subclass through __float__ or through its value: ambiguous
+        raise BadOutput(f"{what} returned a value holding {_describe(odd)}; return plain numbers (floats, "
+                         "ints or numpy arrays)")
+    try:
+        array = np.array(value, subok=False)
+    except (ValueError, TypeError) as e:
+        raise BadOutput(f"{what} returned a sequence that is not a rectangular array of numbers ({e})")
+    if array.dtype.kind not in "biufc":
+        raise BadOutput(f"{what} returned an array of {array.dtype} values; it must hold numbers")
+    return np.ascontiguousarray(array)
+
+
+_PLAIN = (float, int, bool, complex)
+
+
+def _not_plain(value: Any) -> Any:
+    """The first item of a (nested) list or tuple, or the scalar itself, that is not a plain number or array."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        t = type(v)
+        if t in (list, tuple):
+            todo.extend(v)
+        elif not (t in _PLAIN or isinstance(v, np.ndarray) or (isinstance(v, np.generic) and
+                                                                t.__module__ == "numpy")):
+            return v
+    return None
+
+
+def _describe(value: Any) -> str:
+    return f"a {type(value).__module__}.{type(value).__qualname__}".replace("builtins.", "")
