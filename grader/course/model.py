@@ -176,6 +176,7 @@ class Stage:
     hidden_count: int = 0  # hidden cases kept elsewhere (a handout's `hidden_cases: N`), not in `cases`
     derived: bool = False  # a handout or autograder copy (has `hidden_cases:`): reference.py is not shipped
     external: External | None = None  # `--checkpoint PATH` grades this stage on a file of the learner's own
+    drift: str | None = None  # reference.py function listing the sites where a failing case first goes wrong
 
     @property
     def file(self) -> Path:

@@ -107,7 +107,22 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     isolation = next((r.isolation for r in results if r.isolation), None)
     if options.graded:  # which isolation held (SECURITY.md)
         out.notes.append(f"sandbox (graded): {isolation}" if isolation else "sandbox (graded)")
+    out.notes.extend(_drift(course, stage, options, inputs, results))
     return out
+
+
+def _drift(course: Course, stage: Stage, options: Options, inputs: dict[str, dict[str, Any]],
+           results: list[CaseResult]) -> list[str]:
+    """For a composed stage, where its first failing public case parts from the reference (judge/drift.py)."""
+    if stage.drift is None or options.graded or options.isolate or options.source is not None:
+        return []
+    failing = next((r for r in results if r.status is Status.FAIL and not r.hidden), None)
+    if failing is None or (options.cancel is not None and options.cancel()):
+        return []
+    from grader.judge import drift
+
+    note = drift.locate(course, stage, inputs[failing.case], options.root or course.root, options.cancel)
+    return [f"{note} (case '{failing.case}')"] if note else []
 
 
 def _max_bytes(source: CaseSource, case: Case) -> int:
