@@ -1,4 +1,4 @@
-"""The drift locator on a small composed course: the first site where the learner's functions part from the reference."""
+"""The drift locator on a small composed course: the first site where the learner's functions leave the reference."""
 
 from __future__ import annotations
 

@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from grader.course.model import INPUT_KINDS, Artifact, Generate, InputSource, InputSpec, Random, Value, Values, Weights
+from grader.course.model import (
+    INPUT_KINDS,
+    Artifact,
+    Generate,
+    InputSource,
+    InputSpec,
+    Json,
+    Random,
+    Value,
+    Values,
+    Weights,
+)
 from grader.course.where import Where, describe, is_a, line_of
 
 DTYPES = ("float16", "float32", "float64", "int32", "int64", "bool")
@@ -23,6 +34,7 @@ _FIELDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "generate": ({"generate": str, "seed": int}, {}),
     "artifact": ({"artifact": str}, {}),
     "weights": ({"weights": str}, {"prefix": str, "exclude": list}),
+    "json": ({"json": str}, {}),
 }
 _MESSAGES = {"dtype": f"dtype must be one of {', '.join(DTYPES)}",
              "shape": "shape must be a list of whole numbers >= 0",
@@ -86,6 +98,8 @@ def _source(kind: str, s: dict[str, Any]) -> InputSource:
                         options={k: v for k, v in s.items() if k not in ("generate", "seed")})
     if kind == "artifact":
         return Artifact(artifact=s["artifact"])
+    if kind == "json":
+        return Json(json=s["json"])
     return Weights(weights=s["weights"], prefix=s.get("prefix", ""), exclude=tuple(s.get("exclude", ())))
 
 

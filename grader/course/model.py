@@ -68,6 +68,13 @@ class Artifact:
 
 
 @dataclass(frozen=True)
+class Json:
+    """The parsed contents of a JSON artifact (a tokenizer's vocabulary, a list of merges)."""
+
+    json: str
+
+
+@dataclass(frozen=True)
 class Weights:
     """The tensors of a safetensors artifact whose names start with `prefix`, as a dict with the prefix removed."""
 
@@ -76,9 +83,10 @@ class Weights:
     exclude: tuple[str, ...] = ()  # fnmatch patterns of (prefix-stripped) names to leave out
 
 
-InputSource = Values | Value | Random | Generate | Artifact | Weights
+InputSource = Values | Value | Random | Generate | Artifact | Weights | Json
 INPUT_KINDS: dict[str, type[InputSource]] = {"values": Values, "value": Value, "random": Random,
-                                             "generate": Generate, "artifact": Artifact, "weights": Weights}
+                                             "generate": Generate, "artifact": Artifact, "weights": Weights,
+                                             "json": Json}
 
 
 @dataclass(frozen=True)
@@ -112,11 +120,12 @@ class Function:
     module: str  # student.gelu
     params: tuple[str, ...]
     reference: str  # function name in the stage's reference.py
-    returns: str = "array"  # or "dict"
+    returns: str = "array"  # or "dict" (named arrays), or "text" (a str, compared exactly)
     keys: tuple[str, ...] = ()  # for returns: dict
     elementwise: bool = False
     dtype: str | None = None  # the output dtype a learner should return, when no float input implies it
     doc: str = ""
+    check: str | None = None  # a function in reference.py that judges an output instead of closeness to expected
 
     @property
     def student_file(self) -> str:

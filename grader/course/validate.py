@@ -121,9 +121,9 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float,
     external = _external(w, m, sdir, cases)
     if "artifacts" in m and not (sdir / "build.py").exists():
         raise w.fail(line_of(m, "artifacts"), f"'artifacts' names a builder but {sdir / 'build.py'} is missing")
-    if any(s.kind in ("artifact", "weights") for c in cases for s in c.inputs) and "artifacts" not in m:
-        raise w.fail(line_of(m, "cases"), "a case uses 'artifact' or 'weights' but the stage has no 'artifacts' "
-                     "builder")
+    if any(s.kind in ("artifact", "weights", "json") for c in cases for s in c.inputs) and "artifacts" not in m:
+        raise w.fail(line_of(m, "cases"), "a case uses 'artifact', 'weights' or 'json' but the stage has no "
+                     "'artifacts' builder")
     modules = {f.module for f in functions}
     if len(modules) > 1:
         raise w.fail(line_of(m, "functions"), f"all functions of a stage live in one learner file, got "
@@ -168,15 +168,16 @@ def _functions(w: Where, m: YMap) -> tuple[Function, ...]:
     out = []
     for name, spec in m.items():
         f = w.fields(spec, f"function '{name}'", {"entry": str, "params": list, "reference": str},
-                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str}, line_of(m, name))
+                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str, "check": str},
+                     line_of(m, name))
         if not ENTRY.match(f["entry"]) or f["entry"].rsplit(":", 1)[1] != name:
             raise w.fail(line_of(f, "entry"), f"entry must look like 'student.<file>:{name}', got '{f['entry']}'")
         params = _strings(w, f, "params")
         if len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
             raise w.fail(line_of(f, "params"), f"params of '{name}' must be distinct Python names, got {params}")
         returns = f.get("returns", "array")
-        if returns not in ("array", "dict"):
-            raise w.fail(line_of(f, "returns"), f"returns must be 'array' or 'dict', got '{returns}'")
+        if returns not in ("array", "dict", "text"):
+            raise w.fail(line_of(f, "returns"), f"returns must be 'array', 'dict' or 'text', got '{returns}'")
         keys = _strings(w, f, "keys")
         if (returns == "dict") != bool(keys):
             raise w.fail(line_of(f, "returns"), "a function that returns a dict lists its 'keys' (and only then)")
@@ -184,7 +185,8 @@ def _functions(w: Where, m: YMap) -> tuple[Function, ...]:
             raise w.fail(line_of(f, "dtype"), f"dtype must be one of {', '.join(DTYPES)}")
         out.append(Function(name=name, module=f["entry"].split(":")[0], params=tuple(params),
                             reference=f["reference"], returns=returns, keys=tuple(keys),
-                            elementwise=f.get("elementwise", False), dtype=f.get("dtype"), doc=f.get("doc", "")))
+                            elementwise=f.get("elementwise", False), dtype=f.get("dtype"), doc=f.get("doc", ""),
+                            check=f.get("check")))
     return tuple(out)
 
 

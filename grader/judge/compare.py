@@ -37,6 +37,8 @@ def compare(actual: np.ndarray, expected: np.ndarray, tol: Tolerance, key: str |
     """Compare one output with its expected array; `inputs` (same shape) is reported at mismatches."""
     a_shape, e_shape = tuple(actual.shape), tuple(expected.shape)
     result = Comparison(ok=False, key=key, shape_actual=a_shape, shape_expected=e_shape, total=int(expected.size))
+    if expected.dtype.kind == "U":
+        return _compare_text(actual, expected, result)
     if actual.dtype.kind == "c":
         result.problem = f"returned complex numbers ({actual.dtype}); the answer is real"
         return result
@@ -66,6 +68,23 @@ def compare(actual: np.ndarray, expected: np.ndarray, tol: Tolerance, key: str |
     if a.size:
         result.worst = point(worst)
         result.first = [point(int(i)) for i in np.flatnonzero(bad)[:FIRST]]
+    return result
+
+
+def _compare_text(actual: np.ndarray, expected: np.ndarray, result: Comparison) -> Comparison:
+    """Text compared exactly; a difference is shown where it starts, with a little context on each side."""
+    if actual.dtype.kind != "U" or actual.shape != ():
+        result.problem = f"returned {actual.dtype} values of shape {list(actual.shape)}; expected text (a str)"
+        return result
+    a, e = str(actual), str(expected)
+    if a == e:
+        result.ok, result.headroom = True, 0.0
+        return result
+    at = next((i for i, (x, y) in enumerate(zip(a, e, strict=False)) if x != y), min(len(a), len(e)))
+    lo = max(0, at - 20)
+    result.mismatched = 1
+    result.problem = (f"text differs from character {at} on (of {len(e)} expected, {len(a)} returned): "
+                      f"expected {e[lo:at + 20]!r}, got {a[lo:at + 20]!r}")
     return result
 
 
@@ -162,6 +181,10 @@ def matches(actual: dict[str, np.ndarray], other: dict[str, np.ndarray], tol: To
     worst = 0.0
     for key, b in other.items():
         a = actual[key]
+        if b.dtype.kind == "U" or a.dtype.kind == "U":
+            if not (a.dtype.kind == b.dtype.kind == "U" and a.shape == b.shape and bool((a == b).all())):
+                return float("inf")
+            continue
         if a.shape != b.shape or a.dtype.kind not in "biuf":
             return float("inf")
         a64, b64 = a.astype(np.float64, copy=False).ravel(), np.asarray(b, dtype=np.float64).ravel()

@@ -17,7 +17,13 @@ class BadOutput(Exception):
 
 
 def encode_value(result: Any, returns: str) -> tuple[list[str], list[bytes]]:
-    """The learner's return value as named .npy payloads (one for an array, one per key for a dict)."""
+    """The learner's return value as named .npy payloads: an array, a dict's arrays, or text as a 0-d str array."""
+    if returns == "text":
+        if type(result) is not str:
+            raise BadOutput(f"returned {_describe(result)}; return text (a str)")
+        buf = io.BytesIO()
+        np.lib.format.write_array(buf, np.asarray(result), allow_pickle=False)
+        return [""], [buf.getvalue()]
     if returns == "dict":
         if not isinstance(result, dict):
             raise BadOutput(f"returned {_describe(result)}; expected a dict of arrays")
@@ -55,7 +61,7 @@ def _as_array(value: Any, key: str) -> np.ndarray:
         raise BadOutput(f"{what} returned a sequence that is not a rectangular array of numbers ({e})")
     if array.dtype.kind not in "biufc":
         raise BadOutput(f"{what} returned an array of {array.dtype} values; it must hold numbers")
-    return np.ascontiguousarray(array)
+    return np.require(array, requirements="C")  # C order, and a 0-d array stays 0-d
 
 
 _PLAIN = (float, int, bool, complex)
