@@ -14,16 +14,20 @@ fixture's inputs.
 
 from __future__ import annotations
 
+import hashlib
+import io
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from grader import fixtures
-from grader.course import stagecode
+from grader import fixtures, fsutil
+from grader.course import layout, stagecode
 from grader.course.model import Artifact, Case, Course, Generate, InputSpec, Random, Stage, Value, Weights
 from grader.errors import FixtureError, UsageError
+from grader.fixtures.store import case_digest, code_digest
 
 
 def source_for(course: Course, stage: Stage, path: Path | str) -> ExternalSource:
@@ -43,17 +47,23 @@ def source_for(course: Course, stage: Stage, path: Path | str) -> ExternalSource
     except ValueError as e:
         raise UsageError(f"--checkpoint {path}: {e}") from e
     return ExternalSource(stage, Path(info["path"]), str(info["description"]), info.get("last_axis"),
-                          dict(info.get("bounds", {})), str(info.get("key_prefix", "")))
+                          dict(info.get("bounds", {})), str(info.get("key_prefix", "")), dict(info.get("values", {})),
+                          cache=layout.state(course.root) / "external")
 
 
 class ExternalSource:
     """Case data for a stage, from a learner's file: what `grade.grade_stage` reads from fixtures otherwise."""
 
     def __init__(self, stage: Stage, path: Path, description: str, last_axis: int | None,
-                 bounds: dict[str, int], prefix: str = "") -> None:
+                 bounds: dict[str, int], prefix: str = "", values: dict[str, Any] | None = None,
+                 cache: Path | None = None) -> None:
         self.stage, self.path, self.last_axis, self.prefix = stage, path, last_axis, prefix
+        self.values = values or {}  # value inputs the file decides (a model's n_head, from its config.json)
+        self.cache = cache  # where expected outputs are kept, per file digest, case and reference code
         self.notices: list[str] = []
         self._inputs: dict[str, dict[str, Any]] = {}
+        self._weights: dict[tuple[Path, str, tuple[str, ...]], dict[str, np.ndarray]] = {}
+        self._digest: str | None = None
         for case in stage.cases:
             for spec in case.inputs:
                 limit = bounds.get(spec.name)
@@ -86,14 +96,56 @@ class ExternalSource:
                     out[spec.name] = str(self.path if s.artifact in mine else self.path.parent / s.artifact)
                 elif isinstance(s, Weights):
                     file = self.path if s.weights in mine else self.path.parent / s.weights
-                    out[spec.name] = fixtures.read_weights(file, self.prefix + s.prefix, s.exclude)
+                    key = (file, self.prefix + s.prefix, s.exclude)
+                    if key not in self._weights:  # read once, shared by every case (and, forked, by the child)
+                        self._weights[key] = fixtures.read_weights(*key)
+                    out[spec.name] = self._weights[key]
+                elif spec.name in self.values and isinstance(s, Value):
+                    out[spec.name] = self.values[spec.name]
                 else:
                     out[spec.name] = fixtures.make_input(self.stage, self._spec(spec), self.path.parent)
             self._inputs[case.id] = out
         return dict(self._inputs[case.id])
 
     def expected(self, case: Case) -> dict[str, np.ndarray]:
-        """The reference's output on this file, as float64 arrays (computed now, not cached)."""
+        """The reference's output on this file, as float64 arrays: computed once per file digest, then kept."""
+        kept = self._cached(case)
+        if kept is not None:
+            return kept
+        out = self._compute(case)
+        self._keep(case, out)
+        return out
+
+    def _cache_file(self, case: Case) -> Path | None:
+        if self.cache is None:
+            return None
+        if self._digest is None:
+            self._digest = file_digest(self.path, self.cache)
+        key = json.dumps([self._digest, case_digest(case), code_digest(self.stage),
+                          self.values, self.last_axis, self.prefix])
+        return self.cache / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".npz")
+
+    def _cached(self, case: Case) -> dict[str, np.ndarray] | None:
+        path = self._cache_file(case)
+        try:
+            with np.load(path, allow_pickle=False) as data:  # type: ignore[arg-type]
+                return {("" if k == "_" else k): data[k] for k in data.files}
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _keep(self, case: Case, out: dict[str, np.ndarray]) -> None:
+        path = self._cache_file(case)
+        if path is None:
+            return
+        buf = io.BytesIO()
+        np.savez(buf, allow_pickle=False, **{(k or "_"): v for k, v in out.items()})
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fsutil.write_bytes(path, buf.getvalue())
+        except OSError:
+            pass  # a read-only course folder: computed again next time
+
+    def _compute(self, case: Case) -> dict[str, np.ndarray]:
         reference = stagecode.reference(self.stage, case.function)
         try:
             result = reference(**{k: fixtures.upcast(v) for k, v in self.inputs(case).items()})
@@ -114,3 +166,29 @@ class ExternalSource:
 
     def output_size(self, case: Case) -> int | None:
         return None  # not known before the reference has run on the file
+
+
+def file_digest(path: Path, cache: Path) -> str:
+    """The sha256 of a (large) file, kept beside the cache per path, size, mtime and inode: hashed once."""
+    st = path.stat()
+    stamp = f"{path}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+    index = cache / "digests.json"
+    try:
+        known = json.loads(index.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    if isinstance(known.get(stamp), str):
+        return str(known[stamp])
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 22):
+            h.update(chunk)
+    known[stamp] = h.hexdigest()
+    try:
+        index.parent.mkdir(parents=True, exist_ok=True)
+        fsutil.write_text(index, json.dumps(known))
+    except OSError:
+        pass
+    return h.hexdigest()

@@ -1,0 +1,49 @@
+"""--checkpoint: expected values computed once per file digest and kept under .grader/external/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from grader import fixtures
+from grader.course import load_course
+from grader.judge import external
+from tests.conftest import ROOT, copy_course
+
+
+def test_expected_values_are_kept_per_file_digest_and_recomputed_when_the_file_changes(tmp_path):
+    root = copy_course(ROOT, tmp_path / "course", )
+    course = load_course(root)
+    stage = course.stage("checkpoint")
+    model = tmp_path / "mine" / "model.safetensors"
+    model.parent.mkdir()
+    shutil.copy(ROOT / "fixtures" / "checkpoint" / "artifacts" / "model.safetensors", model)
+    source = external.source_for(course, stage, model)
+    case = next(c for c in stage.cases if not c.hidden and c.function == "run_checkpoint_mlp")
+    first = source.expected(case)
+    kept = sorted((root / ".grader" / "external").glob("*.npz"))
+    assert len(kept) == 1 and (root / ".grader" / "external" / "digests.json").exists()
+    again = external.source_for(course, stage, model)
+    calls = []
+    again._compute = lambda c: calls.append(c) or {}  # type: ignore[method-assign]
+    assert again.expected(case)[""].tobytes() == first[""].tobytes() and calls == []
+    stored = fixtures.StageFixtures(course, stage).expected(case)[""]
+    assert abs(first[""] - stored).max() < 1e-12
+    st = model.stat()
+    os.utime(model, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))  # touched, same bytes: same digest, kept
+    touched = external.source_for(course, stage, model)
+    touched._compute = lambda c: calls.append(c) or first  # type: ignore[method-assign]
+    touched.expected(case)
+    assert calls == []
+    shutil.copy(ROOT / "fixtures" / "checkpoint" / "artifacts" / "published-layout.safetensors", model)
+    changed = external.source_for(course, stage, model)
+    changed._compute = lambda c: calls.append(c) or first  # type: ignore[method-assign]
+    changed.expected(case)
+    assert calls == [case]
+
+
+def test_weights_are_read_once_and_shared_by_every_case(tmp_path):
+    course = load_course(copy_course(ROOT, tmp_path / "course"))
+    stage = course.stage("checkpoint")
+    source = external.source_for(course, stage, ROOT / "fixtures" / "checkpoint" / "artifacts" / "model.safetensors")
+    assert source._weights == {}  # the checkpoint stage's learners open the file themselves
