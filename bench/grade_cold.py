@@ -1,16 +1,18 @@
-"""Cold start of `python -m grader --stage gelu`, beside its floor, as ratios from the same run.
+"""Cold start of `python -m grader --stage ID` for every stage, beside each stage's own floor, as same-run ratios.
 
-    python bench/grade_cold.py [--runs 15]
+    python bench/grade_cold.py [--runs 15] [--stage ID ...] [--baseline REV]
 
 Rows (each a fresh process, interleaved round by round so machine noise hits all rows alike):
   bare interpreter        python -c pass
   import numpy            python -c "import numpy"
-  minimal script          loads the 7 gelu fixtures, calls run_gelu, compares with numpy (no isolation, no report)
-  grader                  python -m grader --stage gelu (digests checked, child process, report, progress)
-  pytest                  pytest -q on an equivalent parametrized test of the same 7 cases
-  grader @REV             with --baseline REV: the same command on the grader of another commit, same run
-Targets (issue 2): grader <= 1.5x the minimal script, and <= 0.5x pytest; a change to the grader should not be
-slower than its --baseline.
+  minimal ID              loads the stage's fixtures, calls the learner's functions, compares with numpy at the
+                          stage's tolerances (no digests, no child process, no report): bench/stagesrc.py
+  grader ID               python -m grader --stage ID (digests checked, child process, report, progress)
+  grader --all            every stage in one run (issue 12: under 3x the sum of the stages' minimal scripts)
+  pytest gelu             pytest -q on an equivalent parametrized test of the gelu cases
+  grader gelu @REV        with --baseline REV: the gelu grade on the grader of another commit, same run
+The learner's files call each stage's reference (bench/stagesrc.py), so every stage passes.
+Targets: grader ID <= 1.5x minimal ID for every stage (issue 11), grader gelu <= 0.5x pytest (issue 2).
 Bytecode caching is left on, as on a learner's machine (the learner's own files are always compiled from source).
 Writes bench/results/grade_cold.json.
 """
@@ -29,22 +31,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORRECT = """import math
-import numpy as np
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from stagesrc import minimal_script, student_source  # noqa: E402
 
-def run_gelu(x):
-    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
-"""
-MINIMAL = """import json
-import numpy as np
-from student.gelu import run_gelu
-manifest = json.load(open("fixtures/gelu/MANIFEST.json"))
-for case in manifest["cases"].values():
-    x = np.load("fixtures/gelu/" + case["inputs"]["x"]["file"])
-    expected = np.load("fixtures/gelu/" + case["expected"][""]["file"])
-    assert np.allclose(run_gelu(x), expected, atol=1e-5, rtol=0)
-"""
+from grader.course import load_course  # noqa: E402
+
 PYTEST = """import json
 import numpy as np
 import pytest
@@ -62,8 +55,8 @@ def test_gelu(case):
 """
 
 
-def setup(tmp: Path, rev: str | None = None) -> None:
-    """A course copy with a correct gelu: the working tree's, or commit `rev`'s (grader, stages, fixtures)."""
+def setup(tmp: Path, stages: list[str], rev: str | None = None) -> None:
+    """A course copy whose learner files pass: the working tree's, or commit `rev`'s grader, stages, fixtures."""
     if rev is None:
         shutil.copy(ROOT / "course.yaml", tmp / "course.yaml")
         for sub in ("stages", "fixtures", "grader"):
@@ -74,38 +67,45 @@ def setup(tmp: Path, rev: str | None = None) -> None:
         subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
     (tmp / "student").mkdir()
     (tmp / "student" / "__init__.py").write_text("")
-    (tmp / "student" / "gelu.py").write_text(CORRECT)
-    (tmp / "minimal.py").write_text(MINIMAL)
+    course = load_course(ROOT)
+    for stage_id in stages:
+        stage = course.stage(stage_id)
+        (tmp / stage.student_file).write_text(student_source(ROOT, stage_id))
+        (tmp / f"minimal_{stage_id}.py").write_text(minimal_script(ROOT, stage_id))
     (tmp / "test_equiv.py").write_text(PYTEST)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--baseline", metavar="REV", help="also time the grader of this commit (e.g. HEAD~5)")
+    parser.add_argument("--stage", action="append", default=[], metavar="ID", help="these stages (default: all)")
+    parser.add_argument("--baseline", metavar="REV", help="also time another commit's grader on gelu (e.g. HEAD~5)")
     args = parser.parse_args()
+    stages = args.stage or [s.id for s in load_course(ROOT).stages]
     py = sys.executable
-    rows = {
-        "bare interpreter": [py, "-c", "pass"],
-        "import numpy": [py, "-c", "import numpy"],
-        "minimal script": [py, "minimal.py"],
-        "grader": [py, "-m", "grader", "--stage", "gelu"],
-        "pytest": [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_equiv.py"],
-    }
-    where = {name: None for name in rows}
+    rows: dict[str, list[str]] = {"bare interpreter": [py, "-c", "pass"], "import numpy": [py, "-c", "import numpy"]}
+    for s in stages:
+        rows[f"minimal {s}"] = [py, f"minimal_{s}.py"]
+        rows[f"grader {s}"] = [py, "-m", "grader", "--stage", s]
+    if not args.stage:
+        rows["grader --all"] = [py, "-m", "grader", "--all"]
+    if "gelu" in stages:
+        rows["pytest gelu"] = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:gpt2_course",
+                               "test_equiv.py"]
+    where: dict[str, str | None] = {name: None for name in rows}
     base = tempfile.TemporaryDirectory(prefix="bench-cold-base-")
     if args.baseline:
-        rows[f"grader @{args.baseline}"] = rows["grader"]
-        where[f"grader @{args.baseline}"] = base.name
-        setup(Path(base.name), args.baseline)
+        rows[f"grader gelu @{args.baseline}"] = [py, "-m", "grader", "--stage", "gelu"]
+        where[f"grader gelu @{args.baseline}"] = base.name
+        setup(Path(base.name), ["gelu"], args.baseline)
     times: dict[str, list[float]] = {k: [] for k in rows}
     with tempfile.TemporaryDirectory(prefix="bench-cold-") as tmp, base:
-        setup(Path(tmp))
+        setup(Path(tmp), stages)
         # As on a learner's machine, Python may cache the grader's bytecode (this machine sets
         # PYTHONDONTWRITEBYTECODE=1 globally, which would recompile every module on every run, for every row).
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["NO_COLOR"] = "1"
-        for name, cmd in rows.items():  # warm the page cache once
+        for name, cmd in rows.items():  # warm the page cache (and the course cache) once
             subprocess.run(cmd, cwd=where[name] or tmp, env=env, capture_output=True)
         for _ in range(args.runs):
             for name, cmd in rows.items():
@@ -113,25 +113,39 @@ def main() -> None:
                 proc = subprocess.run(cmd, cwd=where[name] or tmp, env=env, capture_output=True, text=True)
                 times[name].append(time.perf_counter() - t0)
                 if proc.returncode != 0:
-                    sys.exit(f"{name} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+                    sys.exit(f"{name} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    report(args, stages, rows, times)
+
+
+def report(args: argparse.Namespace, stages: list[str], rows: dict[str, list[str]],
+           times: dict[str, list[float]]) -> None:
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}
     p90 = {k: sorted(v)[int(0.9 * (len(v) - 1))] * 1000 for k, v in times.items()}
-    print(f"cold start, gelu stage, {args.runs} runs each, interleaved (ms)")
-    print(f"{'':20} {'median':>8} {'p90':>8} {'x minimal':>10} {'x pytest':>9}")
+    print(f"cold start, {args.runs} runs each, interleaved (ms)")
+    print(f"{'':28} {'median':>8} {'p90':>8}")
     for name in rows:
-        print(f"{name:20} {med[name]:8.1f} {p90[name]:8.1f} {med[name] / med['minimal script']:10.2f} "
-              f"{med[name] / med['pytest']:9.2f}")
-    ratio_min, ratio_pytest = med["grader"] / med["minimal script"], med["grader"] / med["pytest"]
-    print(f"grader / minimal script = {ratio_min:.2f} (target <= 1.5): {'met' if ratio_min <= 1.5 else 'MISSED'}")
-    print(f"grader / pytest         = {ratio_pytest:.2f} (target <= 0.5): {'met' if ratio_pytest <= 0.5 else 'MISSED'}")
+        print(f"{name:28} {med[name]:8.1f} {p90[name]:8.1f}")
+    ratios = {s: med[f"grader {s}"] / med[f"minimal {s}"] for s in stages}
+    print()
+    for s, r in ratios.items():
+        print(f"grader {s} / minimal {s} = {r:.2f} (target <= 1.5): {'met' if r <= 1.5 else 'MISSED'}")
+    result: dict[str, object] = {"runs": args.runs, "median_ms": med, "p90_ms": p90, "grader_over_minimal": ratios}
+    if "grader --all" in med:
+        total = sum(med[f"minimal {s}"] for s in stages)
+        r = med["grader --all"] / total
+        print(f"grader --all / sum of minimal scripts = {r:.2f} (target < 3): {'met' if r < 3 else 'MISSED'}")
+        result["all_over_minimal_sum"] = r
+    if "pytest gelu" in med:
+        r = med["grader gelu"] / med["pytest gelu"]
+        print(f"grader gelu / pytest gelu = {r:.2f} (target <= 0.5): {'met' if r <= 0.5 else 'MISSED'}")
+        result["gelu_over_pytest"] = r
     if args.baseline:
-        ratio_base = med["grader"] / med[f"grader @{args.baseline}"]
-        print(f"grader / grader @{args.baseline} = {ratio_base:.2f} (no worse: <= 1.0 within noise)")
+        r = med["grader gelu"] / med[f"grader gelu @{args.baseline}"]
+        print(f"grader gelu / grader gelu @{args.baseline} = {r:.2f} (no worse: about 1.0 or less)")
+        result["gelu_over_baseline"] = r
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
-    (out / "grade_cold.json").write_text(json.dumps({"runs": args.runs, "median_ms": med, "p90_ms": p90,
-                                                     "grader_over_minimal": ratio_min,
-                                                     "grader_over_pytest": ratio_pytest}, indent=1) + "\n")
+    (out / "grade_cold.json").write_text(json.dumps(result, indent=1) + "\n")
 
 
 if __name__ == "__main__":
