@@ -109,6 +109,7 @@ FAULTS = [
     Fault("fixtures", "grader.fixtures.builder", "_fsync_dir", 1, "kill_after"),
     Fault("fixtures", "os", "replace", 2, "kill_after"),
     Fault("fixtures", "grader.fixtures.builder", "_write", 3, "enospc"),
+    Fault("fixtures", "os", "replace", 1, "kill_after"),  # between build()'s two renames (a bug until a4b47fe)
     # gradebook: re-recording a submission already in it
     Fault("gradebook", "sqlite3", "connect", 1, "kill_mid_transaction"),
     Fault("gradebook", "sqlite3", "connect", 1, "full_mid_transaction"),
@@ -116,10 +117,6 @@ FAULTS = [
     Fault("unpack", "grader.instructor.submissions", "_write", 2, "kill_before"),
     Fault("unpack", "grader.instructor.submissions", "_write", 2, "enospc"),
 ]
-# Known bugs in files this suite does not own (fault id -> reason): run as strict xfails until fixed.
-# (fixtures-replace#1-kill_after, killed between build()'s two renames, was one; fixed in a4b47fe.)
-KNOWN_BUGS: dict[str, str] = {}
-FAULTS.append(Fault("fixtures", "os", "replace", 1, "kill_after"))
 
 
 # --- progress ------------------------------------------------------------------------------------------------
@@ -197,12 +194,7 @@ def test_damaged_progress_is_set_aside_never_overwritten(tmp_path):
 # --- fixtures ------------------------------------------------------------------------------------------------
 
 
-def _params(target: str) -> list[object]:
-    return [pytest.param(f, id=f.id, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[f.id])]
-                         if f.id in KNOWN_BUGS else []) for f in FAULTS if f.target == target]
-
-
-@pytest.mark.parametrize("fault", _params("fixtures"))
+@pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "fixtures"], ids=lambda f: f.id)
 def test_fixture_build_survives(mini, fault):
     stage = mini.stage("double")
     before = {p.relative_to(mini.root): p.read_bytes() for p in (mini.root / "fixtures" / "double").rglob("*")
