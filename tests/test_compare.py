@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -104,6 +105,7 @@ def _slow_verdict(a, e, atol, rtol):
 floats = st.floats(allow_nan=True, allow_infinity=True, width=32)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
        atol=st.sampled_from([0.0, 1e-5, 1e-2]), rtol=st.sampled_from([0.0, 1e-4]))

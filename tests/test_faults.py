@@ -149,6 +149,7 @@ def _progress_fault(tmp_path: Path, fault: Fault) -> tuple[str, str, Progress]:
     return old, path.read_text(), Progress(tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "progress"], ids=lambda f: f.id)
 def test_progress_survives(tmp_path, fault):
     old, now, after = _progress_fault(tmp_path, fault)
@@ -194,6 +195,7 @@ def test_damaged_progress_is_set_aside_never_overwritten(tmp_path):
 # --- fixtures ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "fixtures"], ids=lambda f: f.id)
 def test_fixture_build_survives(mini, fault):
     stage = mini.stage("double")
@@ -284,6 +286,7 @@ _GRADEBOOK = """
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "gradebook"], ids=lambda f: f.id)
 def test_gradebook_survives(tmp_path, fault):
     gradebook = pytest.importorskip("grader.instructor.gradebook")
@@ -317,6 +320,7 @@ def _zip(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "unpack"], ids=lambda f: f.id)
 def test_unpack_survives(tmp_path, fault):
     submissions = pytest.importorskip("grader.instructor.submissions")

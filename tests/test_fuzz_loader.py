@@ -25,7 +25,7 @@ from tests.conftest import MINI, copy_course
 
 ROOT = Path(__file__).resolve().parent.parent
 FUZZ = ROOT / "tests" / "fuzz"
-pytestmark = pytest.mark.filterwarnings("ignore:Duplicate name:UserWarning")
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore:Duplicate name:UserWarning")]
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 

@@ -132,6 +132,7 @@ def test_classroom_workflow_grades_each_stage(built: Path, tmp_path: Path) -> No
         assert done.returncode == (0 if stage_id == "double" else 1), done.stdout
 
 
+@pytest.mark.slow
 def test_real_course_handout(tmp_path: Path) -> None:
     course = load_course(ROOT)
     done = handout.build_handout(course, tmp_path / "h")

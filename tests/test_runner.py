@@ -43,6 +43,7 @@ CORPUS_CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CORPUS_CASES))
 def test_corpus(mini, name):
     status, fragment = CORPUS_CASES[name]
@@ -71,6 +72,7 @@ def _short_timeout(course):
                   memory_mb=course.memory_mb)
 
 
+@pytest.mark.slow
 def test_torch_tensor_output_is_accepted(mini):
     pytest.importorskip("torch")
     result = grade_source(mini, "double", (CORPUS / "correct_torch.py").read_text())
@@ -162,6 +164,7 @@ def test_inputs_are_copies_each_call_gets_its_own(mini):
     assert result.passed
 
 
+@pytest.mark.slow
 def test_a_graded_run_goes_on_after_a_timeout_for_partial_credit(mini):
     from dataclasses import replace
 

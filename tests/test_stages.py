@@ -116,6 +116,7 @@ def run(course: Course, stage_id: str, root: Path, **options: object) -> StageRe
 # --- upstream notes and --isolate ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_mlp_names_the_failing_gelu_stage_and_isolate_clears_it(course: Course, tmp_path: Path) -> None:
     root = learner(tmp_path, gelu=GELU_RELU, conv1d=CONV1D, mlp=MLP)
     result = run(course, "mlp", root, passed={"gelu": False, "conv1d": True})
