@@ -156,7 +156,6 @@ def headroom(course: Course, stage: Stage, fns: dict[str, Callable[..., Any]]) -
 
 
 STAGES = ("gelu", "conv1d", "mlp", "checkpoint")
-MARGINS: dict[str, float] = {}
 
 
 @pytest.mark.parametrize("stage_id", STAGES)
