@@ -187,6 +187,7 @@ def write_gpt2(path: Path, n_embd: int = 64, n_layer: int = 4, prefix: str = "",
 def test_fixture_file_as_checkpoint_gives_the_fixture_itself(course: Course) -> None:
     stage = course.stage("checkpoint")
     stored = fixtures.StageFixtures(course, stage)
+    compared = []
     for name in ("model.safetensors", "published-layout.safetensors"):
         source = external.source_for(course, stage, ARTIFACTS / name)
         assert str(ARTIFACTS / name) in source.against and "n_embd 64, 4 blocks" in source.against
@@ -200,7 +201,9 @@ def test_fixture_file_as_checkpoint_gives_the_fixture_itself(course: Course) -> 
                 got, want = source.expected(case), stored.expected(case)
                 assert got.keys() == want.keys()  # to float64 ulps: the BLAS kernel picks the summation order
                 assert all(np.allclose(got[k], want[k], rtol=1e-12, atol=1e-14) for k in got)
+                compared.append(name)
             assert source.dtype(case) == stored.dtype(case) == "float32"
+    assert set(compared) == {"model.safetensors", "published-layout.safetensors"}  # each file's cases compared
 
 
 @pytest.mark.parametrize("prefix", ["", "transformer."])
@@ -211,10 +214,11 @@ def test_wider_checkpoint_makes_inputs_at_its_width(course: Course, tmp_path: Pa
     source = external.source_for(course, stage, path.parent)  # a model folder works too
     assert source.against.startswith(str(path)) and "n_embd 96, 5 blocks" in source.against
     assert "inputs made at width 96" in source.against
-    for case in stage.cases:
-        if case.function == "run_checkpoint_mlp":
-            assert source.inputs(case)["x"].shape[-1] == 96
-            assert source.expected(case)[""].shape == source.inputs(case)["x"].shape
+    mlp_cases = [case for case in stage.cases if case.function == "run_checkpoint_mlp"]
+    assert mlp_cases
+    for case in mlp_cases:
+        assert source.inputs(case)["x"].shape[-1] == 96
+        assert source.expected(case)[""].shape == source.inputs(case)["x"].shape
     root = learner(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
     result = run(course, "checkpoint", root, source=source)
     assert result.passed and result.against == source.against
