@@ -128,6 +128,7 @@ def test_mlp_names_the_failing_gelu_stage_and_isolate_clears_it(course: Course, 
     assert isolated.passed and not isolated.notes
 
 
+@pytest.mark.slow
 def test_mlp_with_correct_upstream_passes_without_notes(course: Course, tmp_path: Path) -> None:
     root = learner(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP)
     assert run(course, "mlp", root).passed
@@ -206,6 +207,7 @@ def test_fixture_file_as_checkpoint_gives_the_fixture_itself(course: Course) -> 
     assert set(compared) == {"model.safetensors", "published-layout.safetensors"}  # each file's cases compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", ["", "transformer."])
 def test_wider_checkpoint_makes_inputs_at_its_width(course: Course, tmp_path: Path, prefix: str) -> None:
     path = write_gpt2(tmp_path / "gpt2-wide" / "model.safetensors", n_embd=96, n_layer=5, prefix=prefix,
@@ -275,6 +277,7 @@ def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, timeout=120)
 
 
+@pytest.mark.slow
 def test_cli_checkpoint_grades_against_the_named_file(tmp_path: Path) -> None:
     root = _course_copy(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
     path = write_gpt2(tmp_path / "real" / "model.safetensors", n_embd=128, n_layer=4)
@@ -296,6 +299,7 @@ def test_cli_checkpoint_bad_file_is_a_usage_error(tmp_path: Path) -> None:
     assert other.returncode == 2 and "does not read a checkpoint" in other.stderr
 
 
+@pytest.mark.slow
 def test_wrong_student_reports_name_the_mistake(tmp_path: Path) -> None:
     """The text report a learner reads names the mistake and its fix."""
     transposed = "def run_conv1d(x, weight, bias):\n    return x @ weight.T + bias\n"
