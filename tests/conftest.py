@@ -17,6 +17,7 @@ from grader.results import StageResult
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "minicourse"
+CNN = ROOT / "tests" / "cnncourse"  # a second course: nothing in grader/ may know either
 CORPUS = ROOT / "tests" / "corpus"
 
 
@@ -44,6 +45,16 @@ def mini_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def mini(mini_template: Path, tmp_path: Path) -> Course:
     """A fresh, writable copy of the mini course for one test."""
     return load_course(copy_course(mini_template, tmp_path / "course"))
+
+
+@pytest.fixture(scope="session")
+def cnn_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny CNN course with its fixtures built once per session."""
+    root = copy_course(CNN, tmp_path_factory.mktemp("cnncourse-copy"))
+    course = load_course(root)
+    for stage in course.stages:
+        fixtures.build(course, stage)
+    return root
 
 
 def write_student(course: Course, stage_id: str, source: str) -> Path:

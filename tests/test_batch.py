@@ -70,6 +70,7 @@ def grade_cohort(course_root: Path, subs: Path, db: Path, jobs: int = 2) -> tupl
     return batch.run(course, subs, book, batch.BatchOptions(jobs=jobs, budget=2.0)), book
 
 
+@pytest.mark.slow
 def test_every_submission_gets_its_row(mini_template: Path, cohort: Path, tmp_path: Path) -> None:
     summary, book = grade_cohort(mini_template, cohort, tmp_path / "gb.sqlite")
     rows = {r.id: r for r in book.rows()}
@@ -92,6 +93,7 @@ def test_every_submission_gets_its_row(mini_template: Path, cohort: Path, tmp_pa
     book.close()
 
 
+@pytest.mark.slow
 def test_batch_resumes_and_regrades_only_changes(mini_template: Path, cohort: Path, tmp_path: Path) -> None:
     db = tmp_path / "gb.sqlite"
     first, book = grade_cohort(mini_template, cohort, db, jobs=1)
@@ -109,6 +111,7 @@ def test_batch_resumes_and_regrades_only_changes(mini_template: Path, cohort: Pa
     book.close()
 
 
+@pytest.mark.slow
 def test_a_killed_batch_resumes_without_loss_or_duplicates(mini_template: Path, tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     slow = "import time\ndef run_double(x):\n    time.sleep(0.15)\n    return 2 * x\n"
@@ -195,6 +198,7 @@ def test_cli_usage_errors(mini_template: Path, tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not a gradebook" in bad.stderr
 
 
+@pytest.mark.slow
 def test_a_spent_budget_keeps_the_verdicts_of_the_cases_that_ran(mini_template: Path, tmp_path: Path) -> None:
     """Cases that finished before the budget ran out keep their points; only the rest are 'not run'."""
     course = load_course(mini_template)

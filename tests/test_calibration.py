@@ -23,6 +23,8 @@ from grader.course import Course, Stage, load_course, stagecode
 from grader.fixtures import StageFixtures
 from grader.judge import compare
 
+pytestmark = pytest.mark.slow  # every stage, every decoy, numpy and torch: the sweep runs in the full suite
+
 ROOT = Path(__file__).resolve().parents[1]
 
 MLP_KEYS = ("c_fc.weight", "c_fc.bias", "c_proj.weight", "c_proj.bias")
@@ -154,7 +156,6 @@ def headroom(course: Course, stage: Stage, fns: dict[str, Callable[..., Any]]) -
 
 
 STAGES = ("gelu", "conv1d", "mlp", "checkpoint")
-MARGINS: dict[str, float] = {}
 
 
 @pytest.mark.parametrize("stage_id", STAGES)

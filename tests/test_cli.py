@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import CORPUS, run_cli, write_student
 
 CORRECT = (CORPUS / "correct.py").read_text()
@@ -139,6 +141,7 @@ def test_grading_from_a_subfolder_finds_the_course(mini):
     assert proc.returncode == 1 and "double: not started" in proc.stdout
 
 
+@pytest.mark.slow
 def test_isolate_and_upstream_note(mini):
     write_student(mini, "double", "def run_double(x):\n    return x + 2\n")
     write_student(mini, "combine", "from student.double import run_double\n\n\ndef run_combine(x, y):\n"

@@ -70,6 +70,7 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_chromium() is None, reason="no chromium on PATH (Debian: apt-get install -y chromium)")
 def test_html_renders_in_a_headless_browser(tmp_path: Path) -> None:
     book = Gradebook(tmp_path / "gb.sqlite", "Mini")

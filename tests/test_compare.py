@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -104,6 +105,7 @@ def _slow_verdict(a, e, atol, rtol):
 floats = st.floats(allow_nan=True, allow_infinity=True, width=32)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
        atol=st.sampled_from([0.0, 1e-5, 1e-2]), rtol=st.sampled_from([0.0, 1e-4]))
@@ -116,6 +118,7 @@ def test_verdict_matches_a_slow_reference(data, shape, atol, rtol):
     assert c.total == e.size
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=4),
        atol=st.sampled_from([0.0, 1e-5, 1e-2]), rtol=st.sampled_from([0.0, 1e-4]))
@@ -130,6 +133,7 @@ def test_the_fast_decoy_match_agrees_with_the_full_comparison(data, shape, atol,
     assert (score <= 1.0) == compare(a, e, tol).ok, score
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), bad=st.integers(0, 3), where=st.integers(0, 4999))
 def test_the_sampled_decoy_match_never_changes_the_verdict(seed, bad, where):
@@ -149,6 +153,7 @@ def test_the_sampled_decoy_match_never_changes_the_verdict(seed, bad, where):
     assert (score <= 1.0) == compare(a, e, TOL).ok == (bad == 0)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), shape=hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=6))
 def test_the_finite_fast_path_reports_what_the_general_path_reports(data, shape):

@@ -65,8 +65,8 @@ def check(actual: np.ndarray, expected: np.ndarray, tol: Tolerance) -> None:
     if want_problem is None:
         assert (got.mismatched, got.nonfinite) == (want_bad, want_nonfinite)
         assert got.total == expected.size
-        assert (got.headroom is not None and got.headroom <= 1 or expected.size == 0 or got.headroom is None) \
-            if got.ok else True
+        if got.ok:  # a pass uses at most all of the tolerance
+            assert got.headroom is None or got.headroom <= 1 or expected.size == 0, got.headroom
         for m in got.first:
             assert len(m.index) == expected.ndim
 
@@ -99,12 +99,14 @@ def pairs(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
     return actual, expected
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(pair=pairs(), tol=tolerances)
 def test_verdict_matches_a_slow_reference_for_any_dtype_shape_and_values(pair, tol):
     check(*pair, tol)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(shape=shapes, dtype=st.sampled_from(["float16", "float32", "float64"]), tol=tolerances,
        where=st.data())
@@ -135,6 +137,7 @@ def test_object_and_text_arrays_are_refused_not_raised():
         assert not c.ok and c.problem
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(keys_a=st.sets(st.sampled_from(["", "a", "b", "c.weight"]), max_size=3),
        keys_e=st.sets(st.sampled_from(["", "a", "b", "c.weight"]), min_size=1, max_size=3))

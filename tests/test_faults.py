@@ -23,6 +23,7 @@ import pytest
 from grader import fixtures
 from grader.course import load_course
 from grader.fixtures import builder
+from grader.instructor import gradebook, submissions
 from grader.learner.progress import Progress, ProgressError
 from grader.results import CaseResult, Report, StageResult, Status
 
@@ -109,6 +110,7 @@ FAULTS = [
     Fault("fixtures", "grader.fixtures.builder", "_fsync_dir", 1, "kill_after"),
     Fault("fixtures", "os", "replace", 2, "kill_after"),
     Fault("fixtures", "grader.fixtures.builder", "_write", 3, "enospc"),
+    Fault("fixtures", "os", "replace", 1, "kill_after"),  # between build()'s two renames (a bug until a4b47fe)
     # gradebook: re-recording a submission already in it
     Fault("gradebook", "sqlite3", "connect", 1, "kill_mid_transaction"),
     Fault("gradebook", "sqlite3", "connect", 1, "full_mid_transaction"),
@@ -116,10 +118,6 @@ FAULTS = [
     Fault("unpack", "grader.instructor.submissions", "_write", 2, "kill_before"),
     Fault("unpack", "grader.instructor.submissions", "_write", 2, "enospc"),
 ]
-# Known bugs in files this suite does not own (fault id -> reason): run as strict xfails until fixed.
-# (fixtures-replace#1-kill_after, killed between build()'s two renames, was one; fixed in a4b47fe.)
-KNOWN_BUGS: dict[str, str] = {}
-FAULTS.append(Fault("fixtures", "os", "replace", 1, "kill_after"))
 
 
 # --- progress ------------------------------------------------------------------------------------------------
@@ -152,11 +150,12 @@ def _progress_fault(tmp_path: Path, fault: Fault) -> tuple[str, str, Progress]:
     return old, path.read_text(), Progress(tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "progress"], ids=lambda f: f.id)
 def test_progress_survives(tmp_path, fault):
     old, now, after = _progress_fault(tmp_path, fault)
     assert json.loads(now)["stages"]["gelu"]["status"] in ("fail", "pass")  # whole, never half
-    if fault.how == "enospc" or fault.how != "kill_after":
+    if fault.how != "kill_after":
         assert now == old  # the previous state, untouched
     else:
         assert json.loads(now)["stages"]["gelu"]["status"] == "pass"
@@ -197,12 +196,8 @@ def test_damaged_progress_is_set_aside_never_overwritten(tmp_path):
 # --- fixtures ------------------------------------------------------------------------------------------------
 
 
-def _params(target: str) -> list[object]:
-    return [pytest.param(f, id=f.id, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[f.id])]
-                         if f.id in KNOWN_BUGS else []) for f in FAULTS if f.target == target]
-
-
-@pytest.mark.parametrize("fault", _params("fixtures"))
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "fixtures"], ids=lambda f: f.id)
 def test_fixture_build_survives(mini, fault):
     stage = mini.stage("double")
     before = {p.relative_to(mini.root): p.read_bytes() for p in (mini.root / "fixtures" / "double").rglob("*")
@@ -292,9 +287,9 @@ _GRADEBOOK = """
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "gradebook"], ids=lambda f: f.id)
 def test_gradebook_survives(tmp_path, fault):
-    gradebook = pytest.importorskip("grader.instructor.gradebook")
     db = tmp_path / "book.sqlite"
     book = gradebook.Gradebook(db, "C")
     case = CaseResult(stage="gelu", case="c", function="f", status=Status.FAIL, max_points=1.0)
@@ -325,9 +320,9 @@ def _zip(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [f for f in FAULTS if f.target == "unpack"], ids=lambda f: f.id)
 def test_unpack_survives(tmp_path, fault):
-    submissions = pytest.importorskip("grader.instructor.submissions")
     sub = _zip(tmp_path / "alice.zip")
     before = sub.read_bytes()
     dest = tmp_path / "dest"

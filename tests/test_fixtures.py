@@ -21,6 +21,7 @@ def _tree(path):
     return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_committed_fixtures_rebuild_from_their_definitions(tmp_path):
     """The shipped fixtures are what the references produce from the seeds.
 

@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 
 from grader.course import Course, load_course
 from grader.errors import CourseError, GraderError
+from grader.instructor import submissions
 from tests.conftest import MINI, copy_course
 
 ROOT = Path(__file__).resolve().parent.parent
 FUZZ = ROOT / "tests" / "fuzz"
-pytestmark = pytest.mark.filterwarnings("ignore:Duplicate name:UserWarning")
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore:Duplicate name:UserWarning")]
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -170,7 +171,6 @@ def _tree(folder: Path) -> set[str]:
 @SETTINGS
 @given(items=entries, flat_ok=st.booleans())
 def test_any_zip_unpacks_into_dest_or_is_refused_naming_it(tmp_path, items, flat_ok):
-    submissions = pytest.importorskip("grader.instructor.submissions")
     work = tmp_path / f"w{abs(hash(repr(items))) % 10**9}"
     work.mkdir()
     try:
@@ -203,7 +203,6 @@ def test_any_zip_unpacks_into_dest_or_is_refused_naming_it(tmp_path, items, flat
 @SETTINGS
 @given(blob=st.binary(max_size=400))
 def test_any_bytes_as_a_zip_are_refused_not_raised(tmp_path, blob):
-    submissions = pytest.importorskip("grader.instructor.submissions")
     zpath = tmp_path / "blob.zip"
     zpath.write_bytes(b"PK\x03\x04" + blob if blob[:1] == b"\x00" else blob)
     try:
@@ -214,7 +213,6 @@ def test_any_bytes_as_a_zip_are_refused_not_raised(tmp_path, blob):
 
 def test_zip_entry_with_an_empty_name_is_refused(tmp_path):
     """Found by tests/fuzz/fuzz_unpack.py: zipfile's is_dir() raised IndexError on an empty entry name."""
-    submissions = pytest.importorskip("grader.instructor.submissions")
     zpath = tmp_path / "empty.zip"
     with zipfile.ZipFile(zpath, "w") as z:
         z.writestr("student/gelu.py", "x = 1\n")

@@ -77,6 +77,9 @@ def test_float64_output_is_noted_not_failed(course):
 def test_every_decoy_fails_by_at_least_10x_and_is_named(course):
     stage = course.stage("gelu")
     reference = stagecode.reference(stage, "run_gelu")
+    control = grade.Options(extra_substitutes={"student.gelu": {"run_gelu": reference}})
+    assert grade.grade_stage(course, stage, control).passed  # the same route with the reference passes
+    assert stage.decoys
     for decoy in stage.decoys:
         fn = stagecode.function(stage, "decoys.py", decoy.function)
         options = grade.Options(extra_substitutes={"student.gelu": {"run_gelu": fn}})
@@ -85,7 +88,6 @@ def test_every_decoy_fails_by_at_least_10x_and_is_named(course):
         assert failing, decoy.id
         assert max(c.headroom for c in failing) >= 10, decoy.id
         assert all(c.diagnosis == decoy.id for c in failing), (decoy.id, [c.diagnosis for c in failing])
-    assert reference is not None
 
 
 def test_erf_gelu_is_41x_outside_at_minus_3():

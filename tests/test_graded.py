@@ -74,6 +74,7 @@ def test_each_grader_process_confines_to_its_own_uid(course):
     assert os.WEXITSTATUS(status) == 0
 
 
+@pytest.mark.slow
 def test_a_submission_cannot_find_an_earlier_submissions_expected_values(mini_template, tmp_path):
     """A batch worker grades one submission after another: the second must not read the first's answers.
 

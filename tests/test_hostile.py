@@ -170,6 +170,7 @@ def arena(mini, monkeypatch):
     a.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("h", HOSTILE, ids=_id)
 def test_hostile_submission_is_held(mini, arena, h):
     if h.needs_isolation and not can_isolate():

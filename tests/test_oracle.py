@@ -19,7 +19,7 @@ import pytest
 from grader.course import Course, load_course, stagecode
 from grader.fixtures import StageFixtures
 
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.oracle, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
 MLP_KEYS = ("c_fc.weight", "c_fc.bias", "c_proj.weight", "c_proj.bias")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def pytest_run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1"}
@@ -15,6 +17,7 @@ def pytest_run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           env=env, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_each_case_is_an_item(mini_template: Path, tmp_path: Path) -> None:
     course = tmp_path / "c"
     shutil.copytree(mini_template, course)
@@ -31,6 +34,7 @@ def test_each_case_is_an_item(mini_template: Path, tmp_path: Path) -> None:
     assert "3 failed, 1 passed" in out
 
 
+@pytest.mark.slow
 def test_public_only_and_a_clean_usage_error(mini_template: Path, tmp_path: Path) -> None:
     done = pytest_run(mini_template, "--stage", "double", "--public-only", "--co", "-q")
     assert "double::secret" not in done.stdout and "double::small" in done.stdout

@@ -116,6 +116,7 @@ def run(course: Course, stage_id: str, root: Path, **options: object) -> StageRe
 # --- upstream notes and --isolate ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_mlp_names_the_failing_gelu_stage_and_isolate_clears_it(course: Course, tmp_path: Path) -> None:
     root = learner(tmp_path, gelu=GELU_RELU, conv1d=CONV1D, mlp=MLP)
     result = run(course, "mlp", root, passed={"gelu": False, "conv1d": True})
@@ -127,6 +128,7 @@ def test_mlp_names_the_failing_gelu_stage_and_isolate_clears_it(course: Course, 
     assert isolated.passed and not isolated.notes
 
 
+@pytest.mark.slow
 def test_mlp_with_correct_upstream_passes_without_notes(course: Course, tmp_path: Path) -> None:
     root = learner(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP)
     assert run(course, "mlp", root).passed
@@ -186,6 +188,7 @@ def write_gpt2(path: Path, n_embd: int = 64, n_layer: int = 4, prefix: str = "",
 def test_fixture_file_as_checkpoint_gives_the_fixture_itself(course: Course) -> None:
     stage = course.stage("checkpoint")
     stored = fixtures.StageFixtures(course, stage)
+    compared = []
     for name in ("model.safetensors", "published-layout.safetensors"):
         source = external.source_for(course, stage, ARTIFACTS / name)
         assert str(ARTIFACTS / name) in source.against and "n_embd 64, 4 blocks" in source.against
@@ -199,9 +202,12 @@ def test_fixture_file_as_checkpoint_gives_the_fixture_itself(course: Course) -> 
                 got, want = source.expected(case), stored.expected(case)
                 assert got.keys() == want.keys()  # to float64 ulps: the BLAS kernel picks the summation order
                 assert all(np.allclose(got[k], want[k], rtol=1e-12, atol=1e-14) for k in got)
+                compared.append(name)
             assert source.dtype(case) == stored.dtype(case) == "float32"
+    assert set(compared) == {"model.safetensors", "published-layout.safetensors"}  # each file's cases compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", ["", "transformer."])
 def test_wider_checkpoint_makes_inputs_at_its_width(course: Course, tmp_path: Path, prefix: str) -> None:
     path = write_gpt2(tmp_path / "gpt2-wide" / "model.safetensors", n_embd=96, n_layer=5, prefix=prefix,
@@ -210,10 +216,11 @@ def test_wider_checkpoint_makes_inputs_at_its_width(course: Course, tmp_path: Pa
     source = external.source_for(course, stage, path.parent)  # a model folder works too
     assert source.against.startswith(str(path)) and "n_embd 96, 5 blocks" in source.against
     assert "inputs made at width 96" in source.against
-    for case in stage.cases:
-        if case.function == "run_checkpoint_mlp":
-            assert source.inputs(case)["x"].shape[-1] == 96
-            assert source.expected(case)[""].shape == source.inputs(case)["x"].shape
+    mlp_cases = [case for case in stage.cases if case.function == "run_checkpoint_mlp"]
+    assert mlp_cases
+    for case in mlp_cases:
+        assert source.inputs(case)["x"].shape[-1] == 96
+        assert source.expected(case)[""].shape == source.inputs(case)["x"].shape
     root = learner(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
     result = run(course, "checkpoint", root, source=source)
     assert result.passed and result.against == source.against
@@ -270,6 +277,7 @@ def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, timeout=120)
 
 
+@pytest.mark.slow
 def test_cli_checkpoint_grades_against_the_named_file(tmp_path: Path) -> None:
     root = _course_copy(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
     path = write_gpt2(tmp_path / "real" / "model.safetensors", n_embd=128, n_layer=4)
@@ -291,6 +299,7 @@ def test_cli_checkpoint_bad_file_is_a_usage_error(tmp_path: Path) -> None:
     assert other.returncode == 2 and "does not read a checkpoint" in other.stderr
 
 
+@pytest.mark.slow
 def test_wrong_student_reports_name_the_mistake(tmp_path: Path) -> None:
     """The text report a learner reads names the mistake and its fix."""
     transposed = "def run_conv1d(x, weight, bias):\n    return x @ weight.T + bias\n"
