@@ -19,7 +19,7 @@ from grader.results import StageResult
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """--stage, --course-root, --public-only."""
-    group = parser.getgroup("gpt2_course", "GPT-2 course grader")
+    group = parser.getgroup("gpt2_course", "the course grader (python -m grader)")
     group.addoption("--stage", action="append", default=[], metavar="ID",
                     help="collect each case of this course stage as a test (repeatable; 'all' for every stage)")
     group.addoption("--course-root", default=None, metavar="DIR",

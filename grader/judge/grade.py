@@ -178,7 +178,7 @@ def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np
         if want and array.dtype.kind == "f" and str(array.dtype) != want:
             where = f" for '{key}'" if key else ""
             result.notes.append(f"returned {array.dtype}{where} where the inputs are {want}; "
-                                f"GPT-2 computes in {want} (not failed, only noted)")
+                                f"the stage computes in {want} (not failed, only noted)")
     if result.status is Status.FAIL and not any(c.problem and "key" in c.problem for c in result.comparisons):
         upcast = Lazy(lambda: {k: fixtures.upcast(v) for k, v in inputs.items()})  # once per case, if needed
         digest = source.input_digest(case)
