@@ -2,7 +2,8 @@
 
 Each is the reference with one thing changed, through `_attend`'s keywords. The grader runs decoys on float64
 copies of the inputs; `unstable_softmax` overflows where float32 does (exp past 88.7, float64 only past 709.8),
-so it exponentiates in float32, as a learner's code does on these float32 cases.
+so it exponentiates in float32, as a learner's code does on these float32 cases. Overflow and nan are quiet
+(np.errstate): `grader check` runs each decoy as a learner's code, and numpy's warnings would go to its stderr.
 """
 
 import math
@@ -22,8 +23,14 @@ def _heads(t, n_head, layout):  # [..., T, C] -> [..., n_head, T, d_head]
     return t.reshape(*lead, n_seq, n_head, d_head).swapaxes(-2, -3)
 
 
-def _attend(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, order="qkv", heads="split",
-            merge="transpose", scale="d_head", mask="causal", axis=-1, scale_after=False, proj=True, stable=True):
+def _attend(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, **mistake):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _attend_loudly(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, **mistake)
+
+
+def _attend_loudly(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, order="qkv", heads="split",
+                   merge="transpose", scale="d_head", mask="causal", axis=-1, scale_after=False, proj=True,
+                   stable=True):
     *lead, n_seq, n_embd = x.shape
     qkv = x @ c_attn_weight + c_attn_bias  # [..., T, 3*C]
     if heads == "per_head_qkv":  # Megatron / GPT-NeoX read [T, n_head, 3, d_head] of GPT-2's q | k | v

@@ -3,6 +3,9 @@
 The grader runs decoys on float64 copies of the inputs. The two mistakes that overflow or underflow do so where
 float32 does, exp(x) past x = 88.7 and below x = -103.9 (float64 only past 709.8 and below -745), so they compute
 the exponential in float32, as a learner's code does on the float32 cases.
+
+The mistakes that overflow or divide 0 by 0 do so quietly (np.errstate): `grader check` runs each decoy as a
+learner's code, and numpy's RuntimeWarnings would go to the captured stderr.
 """
 
 import numpy as np
@@ -14,17 +17,20 @@ def _softmax(x, axis=-1):
 
 
 def unstable_exp(x):
-    e = np.exp(x.astype(np.float32))  # no maximum subtracted: inf past 88.7, 0 below -103.9
-    return e / e.sum(axis=-1, keepdims=True)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(x.astype(np.float32))  # no maximum subtracted: inf past 88.7, 0 below -103.9
+        return e / e.sum(axis=-1, keepdims=True)
 
 
 def global_max(x):
-    e = np.exp((x - x.max()).astype(np.float32))  # one maximum for the whole array: rows far below it give 0/0
-    return e / e.sum(axis=-1, keepdims=True)
+    with np.errstate(under="ignore", invalid="ignore"):
+        e = np.exp((x - x.max()).astype(np.float32))  # one maximum for the whole array: rows far below it: 0/0
+        return e / e.sum(axis=-1, keepdims=True)
 
 
 def wrong_axis(x):
-    return _softmax(x, axis=0)
+    with np.errstate(invalid="ignore"):  # a column of masked scores is all -inf: -inf - (-inf) is nan
+        return _softmax(x, axis=0)
 
 
 def sum_without_keepdims(x):
@@ -47,4 +53,5 @@ def normalised_over_whole_array(x):
 
 
 def sigmoid(x):
-    return 1 / (1 + np.exp(-x))
+    with np.errstate(over="ignore"):
+        return 1 / (1 + np.exp(-x))
