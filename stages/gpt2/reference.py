@@ -104,3 +104,37 @@ def gpt2_sites(token_ids, params, n_head):
     sites["ln_f"] = layer_norm(x, params["ln_f.weight"], params["ln_f.bias"])
     sites["logits"] = sites["ln_f"] @ params["wte.weight"].T
     return sites
+
+
+def drift_sites(token_ids, params, n_head):
+    """Where the forward pass can first go wrong, for the grader's drift locator (docs/authoring.md): in each block
+    ln_1, the attention, ln_2 and the MLP, then the block as a whole; then ln_f. Each with the reference's own
+    input there, and the learner's function that computes it."""
+    sites = gpt2_sites(token_ids, params, n_head)
+    out = []
+    x = sites["emb"]
+    for i in range(n_layer(params)):
+        p = block_params(params, i)
+        block = f"block {i}"
+        x2 = x + sites[f"h.{i}.attn"]
+        out += [
+            {"name": f"{block} · ln_1", "stage": "layernorm", "function": "run_layernorm", "within": block,
+             "inputs": {"x": x, "weight": p["ln_1.weight"], "bias": p["ln_1.bias"]}, "output": sites[f"h.{i}.ln_1"]},
+            {"name": f"{block} · attention", "stage": "attention", "function": "run_attention", "within": block,
+             "inputs": {"x": sites[f"h.{i}.ln_1"], "c_attn_weight": p["attn.c_attn.weight"],
+                        "c_attn_bias": p["attn.c_attn.bias"], "c_proj_weight": p["attn.c_proj.weight"],
+                        "c_proj_bias": p["attn.c_proj.bias"], "n_head": n_head}, "output": sites[f"h.{i}.attn"]},
+            {"name": f"{block} · ln_2", "stage": "layernorm", "function": "run_layernorm", "within": block,
+             "inputs": {"x": x2, "weight": p["ln_2.weight"], "bias": p["ln_2.bias"]}, "output": sites[f"h.{i}.ln_2"]},
+            {"name": f"{block} · MLP", "stage": "mlp", "function": "run_mlp", "within": block,
+             "inputs": {"x": sites[f"h.{i}.ln_2"], "c_fc_weight": p["mlp.c_fc.weight"], "c_fc_bias": p["mlp.c_fc.bias"],
+                        "c_proj_weight": p["mlp.c_proj.weight"], "c_proj_bias": p["mlp.c_proj.bias"]},
+             "output": sites[f"h.{i}.mlp"]},
+            {"name": block, "stage": "block", "function": "run_block",
+             "inputs": {"x": x, "params": p, "n_head": n_head}, "output": sites[f"h.{i}"]},
+        ]
+        x = sites[f"h.{i}"]
+    out.append({"name": "ln_f", "stage": "layernorm", "function": "run_layernorm",
+                "inputs": {"x": x, "weight": params["ln_f.weight"], "bias": params["ln_f.bias"]},
+                "output": sites["ln_f"]})
+    return out
