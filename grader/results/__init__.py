@@ -99,6 +99,9 @@ class CaseResult:
     notes: list[str] = field(default_factory=list)
     stdout: str = ""
     stderr: str = ""
+    stdout_cut_lines: int = 0  # lines of stdout the runner dropped beyond what `stdout` holds
+    stderr_cut_lines: int = 0  # the same for stderr
+    returned: str | None = None  # the type returned when not a numpy array ("list", "tuple", "torch.Tensor")
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
@@ -207,7 +210,9 @@ def redacted(case: CaseResult) -> CaseResult:
     """What may be known of a hidden case: its verdict, points and named mistake; nothing derived from its values.
 
     The one hidden-case policy: the judge strips graded hidden cases with it, and every renderer shows a hidden
-    case through it (no inputs, expected or actual values, errors, messages, notes or printed output).
+    case through it (no inputs, expected or actual values, errors, messages, notes, printed output or how much of it
+    was cut, what type was returned, or time taken). A field added to CaseResult is dropped here unless it is
+    named below.
     """
     if not case.hidden:
         return case
