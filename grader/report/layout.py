@@ -114,12 +114,12 @@ def _height(block: Block, width: int | None) -> int:
     return sum(max(1, math.ceil(visible_len(r) / max(width, 1))) for r in block.rows)
 
 
-def fit(blocks: list[Block], width: int | None, rows: int | None,
-        quiet: frozenset[int] = frozenset()) -> tuple[list[Block], dict[int, int]]:
+def fit(blocks: list[Block], width: int | None, rows: int | None, quiet: frozenset[int] = frozenset(),
+        more_rows: int = 1) -> tuple[list[Block], dict[int, int]]:
     """The blocks to show, in display order, and per group that left something out, the cases it left out.
 
     `rows` None: no row budget, but fill blocks are still left out (they exist to use a screen's spare room).
-    One row per group with omissions (except `quiet` groups) is kept free for the caller's "+N more" line. A
+    `more_rows` per group with omissions (except `quiet` groups) are kept free for the caller's "+N more" line. A
     shown block's `rows` hold its lines wrapped (or its fallback's).
     """
     for block in blocks:
@@ -128,7 +128,7 @@ def fit(blocks: list[Block], width: int | None, rows: int | None,
             block.fallback.rows = rows_of(block.fallback.lines, width, block.fallback.indent)
     reserve = 0
     while True:
-        keep = _choose(blocks, width, None if rows is None else rows - reserve)
+        keep = _choose(blocks, width, None if rows is None else rows - reserve * more_rows)
         left_out: dict[int, int] = {}
         for i, block in enumerate(blocks):
             if (i not in keep or keep[i] is not block) and block.group not in quiet:

@@ -88,16 +88,21 @@ def render(report: Report, colour: bool = False, footer: list[str] | None = None
                                    f"{report.points:.4g}/{report.max_points:.4g} points", "bold")], group=-1))
     blocks += [Block([line], group=-1) for line in footer or []]
     passed = frozenset(i for i, s in enumerate(report.stages) if s.passed)  # no "+N more" for these
-    kept, left_out = fit(blocks, width, None if verbose or height is None else height - 1, passed)
+    more_rows = max((len(wrap(_more(s.stage, 99), width)) for s in report.stages), default=1)
+    kept, left_out = fit(blocks, width, None if verbose or height is None else height - 1, passed, more_rows)
     rows: list[str] = []
     for n, block in enumerate(kept):
         rows += block.rows
         last_of_group = n + 1 == len(kept) or kept[n + 1].group != block.group
         if last_of_group and block.group in left_out:
-            stage = report.stages[block.group]
-            what = f"+{left_out[block.group]} more cases" if left_out[block.group] else "more detail"
-            rows += wrap(style(f"  {what}: `{MORE_COMMAND.format(stage=stage.stage)}`", "dim"), width)
+            rows += wrap(style(_more(report.stages[block.group].stage, left_out[block.group]), "dim"), width)
     return "\n".join(rows) + "\n"
+
+
+def _more(stage: str, cases: int) -> str:
+    """The line that says what was left out, and the command that shows it."""
+    what = f"+{cases} more case{'s' if cases != 1 else ''}" if cases else "more detail"
+    return f"  {what}: `{MORE_COMMAND.format(stage=stage)}`"
 
 
 @dataclass
@@ -191,7 +196,7 @@ def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named
     if case.status.category == "error" and case.message and not case.hidden:
         same = at.messages.setdefault(case.message, case.case)
         same = None if same == case.case else same
-    tb = tuple(split_message(case.message).frames)
+    tb = tuple(split_message(case.message).frames) if case.status.category == "error" else ()
     same_tb = at.frames.setdefault(tb, case.case) if tb else None
     info = detail(case, None if same_tb == case.case else same_tb) if same is None else Detail()
     cat = case.status.category
@@ -216,8 +221,8 @@ def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named
     shown = printed(case, style, None if at.verbose else PRINTED_LINES, at.output)
     brief = printed(case, style, 3, at.output)
     if focus:
-        lines.append(block(_under(info.key), KEY))
-        chain = f"{at.group}:{case.case}"
+        chain = f"{at.group}:{case.case}"  # the detail in order: none of it once a part does not fit
+        lines.append(block(_under(info.key), KEY, chain=chain))
         lines += [block(_under([item]), MORE, chain=chain) for item in info.more]
         if shown:  # what the code printed: ten lines a stream, or three if that is all there is room for
             lines.append(block(_under(shown), LOW, chain=chain))
