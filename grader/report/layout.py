@@ -30,7 +30,6 @@ class Block:
 
     lines: list[str]
     priority: int = ALWAYS
-    fill: bool = False  # only fills a screen's room left over (never without a row budget)
     chain: str | None = None  # blocks of one chain are shown in order: after one that does not fit, none
     group: int = 0  # the stage it belongs to: each group says what it left out
     cases: int = 0  # cases whose only line this is, counted in "+N more cases"
@@ -118,7 +117,7 @@ def fit(blocks: list[Block], width: int | None, rows: int | None, quiet: frozens
         more_rows: int = 1) -> tuple[list[Block], dict[int, int]]:
     """The blocks to show, in display order, and per group that left something out, the cases it left out.
 
-    `rows` None: no row budget, but fill blocks are still left out (they exist to use a screen's spare room).
+    `rows` None: no row budget, every block is shown.
     `more_rows` per group with omissions (except `quiet` groups) are kept free for the caller's "+N more" line. A
     shown block's `rows` hold its lines wrapped (or its fallback's).
     """
@@ -145,7 +144,7 @@ def _choose(blocks: list[Block], width: int | None, rows: int | None) -> dict[in
     broken: set[str] = set()
     for i in sorted(set(range(len(blocks))) - set(keep), key=lambda i: (blocks[i].priority, i)):
         block = blocks[i]
-        if (block.fill and rows is None) or block.chain in broken:
+        if block.chain in broken:
             continue
         for choice in (block, block.fallback):
             if choice is not None and (room is None or _height(choice, width) <= room):

@@ -3,8 +3,9 @@
 Given a screen (`width`, `height`), the report fits it: lines wrap at spaces (a number is never split), identical
 error messages, tracebacks and printed output are said once ("same as case X"), identical notes once for all the
 cases that share them, and what does not fit is counted with the command that shows it all (`--verbose`). Without
-a height nothing is cut but the other cases' detail; `verbose` shows every case in full. Colour only on a
-terminal, never with NO_COLOR set. Every case is shown through `results.redacted` (the one hidden-case policy).
+a height (a file, a pipe) nothing is left out; `verbose` also shows all of what the code printed and never
+shortens a line. Colour only on a terminal, never with NO_COLOR set. Every case is shown through
+`results.redacted` (the one hidden-case policy).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ __all__ = ["MARK", "Style", "case_report", "render", "terminal_size", "verdict",
 MORE_COMMAND = "python -m grader --stage {stage} --verbose"
 # Priorities under ALWAYS, what stays on a small screen first: the first failing case and its worst element, the
 # known mistakes and the stage's notes, a line per other case, the rest of the detail, what the code printed.
-KEY, NAMED, CASES, MORE, LOW = 1, 2, 3, 4, 5
+KEY, NAMED, CASES, MORE, LOW, OTHERS = 1, 2, 3, 4, 5, 6
 OTHER_STAGE = 10  # added to every priority of the stages after the first that does not pass
 PRINTED_LINES = 10  # lines of each stream a case shows, short of --verbose
 
@@ -119,10 +120,10 @@ class _Layout:
     output: dict[tuple[str, str], str] = field(default_factory=dict)  # (stream, text) -> the first case with it
     said: set[str] = field(default_factory=set)  # detail lines not to repeat (the tolerance)
 
-    def block(self, lines: list[str], priority: int, cases: int = 0, fill: bool = False,
-              chain: str | None = None, indent: int | None = None) -> Block:
-        return Block(lines, priority + self.bump if priority else ALWAYS, fill=fill, group=self.group, cases=cases,
-                     chain="fill" if fill else chain, indent=indent)
+    def block(self, lines: list[str], priority: int, cases: int = 0, chain: str | None = None,
+              indent: int | None = None) -> Block:
+        return Block(lines, priority + self.bump if priority else ALWAYS, group=self.group, cases=cases, chain=chain,
+                     indent=indent)
 
     def one_row(self, *candidates: str) -> str:
         """The first candidate that fits the width, else the last one cut at a space (short of --verbose)."""
@@ -190,7 +191,10 @@ def _cases(cases: list[CaseResult], at: _Layout) -> list[Block]:
 
 
 def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named: bool) -> list[Block]:
-    """The case's line, then its detail: as blocks of falling priority for the focus case, one fill block else."""
+    """The case's line, then its detail: blocks of falling priority for the focus case, one block for another.
+
+    The other cases' details only fill the room a screen has left, in case order (chain "others").
+    """
     style, block = at.style, at.block
     same = None
     if case.status.category == "error" and case.message and not case.hidden:
@@ -228,7 +232,7 @@ def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named
             lines.append(block(_under(shown), LOW, chain=chain))
             lines[-1].fallback = block(_under(brief), LOW)
     else:
-        lines.append(block(_under(info.key + info.more + shown), MORE, fill=not at.verbose))
+        lines.append(block(_under(info.key + info.more + shown), OTHERS, chain="others"))
     return [b for b in lines if b.lines]
 
 
