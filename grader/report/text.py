@@ -217,11 +217,9 @@ def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named
         info.key.insert(0, split_message(case.message).head if error and same is None else full)
     else:
         line = at.one_row(start + full, start + summary(case, style, same, named, brief=True))
-    said = [x for x in info.more if x.startswith("tolerance:") and x in at.said]  # the same as above
-    info.more = [x for x in info.more if x not in said]
+    info.more = [x for x in info.more if not (x.startswith("tolerance:") and x in at.said)]  # said above
     at.said.update(x for x in info.more if x.startswith("tolerance:"))
-    lines = [block([line], KEY if focus else CASES, cases=0 if focus else 1,
-                   indent=col + 9)]
+    lines = [block([line], KEY if focus else CASES, cases=0 if focus else 1, indent=col + 9)]
     shown = printed(case, style, None if at.verbose else PRINTED_LINES, at.output)
     brief = printed(case, style, 3, at.output)
     if focus:
