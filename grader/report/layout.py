@@ -31,6 +31,7 @@ class Block:
     lines: list[str]
     priority: int = ALWAYS
     chain: str | None = None  # blocks of one chain are shown in order: after one that does not fit, none
+    spare: bool = False  # only for a screen's spare room: left out when there is no row budget
     group: int = 0  # the stage it belongs to: each group says what it left out
     cases: int = 0  # cases whose only line this is, counted in "+N more cases"
     indent: int | None = None  # where wrapped rows start (default: the line's own indent plus two)
@@ -117,7 +118,7 @@ def fit(blocks: list[Block], width: int | None, rows: int | None, quiet: frozens
         more_rows: int = 1) -> tuple[list[Block], dict[int, int]]:
     """The blocks to show, in display order, and per group that left something out, the cases it left out.
 
-    `rows` None: no row budget, every block is shown.
+    `rows` None: no row budget, every block is shown but the `spare` ones.
     `more_rows` per group with omissions (except `quiet` groups) are kept free for the caller's "+N more" line. A
     shown block's `rows` hold its lines wrapped (or its fallback's).
     """
@@ -144,7 +145,7 @@ def _choose(blocks: list[Block], width: int | None, rows: int | None) -> dict[in
     broken: set[str] = set()
     for i in sorted(set(range(len(blocks))) - set(keep), key=lambda i: (blocks[i].priority, i)):
         block = blocks[i]
-        if block.chain in broken:
+        if block.chain in broken or (block.spare and rows is None):
             continue
         for choice in (block, block.fallback):
             if choice is not None and (room is None or _height(choice, width) <= room):

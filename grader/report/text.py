@@ -3,9 +3,9 @@
 Given a screen (`width`, `height`), the report fits it: lines wrap at spaces (a number is never split), identical
 error messages, tracebacks and printed output are said once ("same as case X"), identical notes once for all the
 cases that share them, and what does not fit is counted with the command that shows it all (`--verbose`). Without
-a height (a file, a pipe) nothing is left out; `verbose` also shows all of what the code printed and never
-shortens a line. Colour only on a terminal, never with NO_COLOR set. Every case is shown through
-`results.redacted` (the one hidden-case policy).
+a height (a file, a pipe) there is no row budget, but the other cases' detail is still left to `--verbose`, which
+also shows all of what the code printed and never shortens a line. Colour only on a terminal, never with NO_COLOR
+set. Every case is shown through `results.redacted` (the one hidden-case policy).
 """
 
 from __future__ import annotations
@@ -121,9 +121,9 @@ class _Layout:
     said: set[str] = field(default_factory=set)  # detail lines not to repeat (the tolerance)
 
     def block(self, lines: list[str], priority: int, cases: int = 0, chain: str | None = None,
-              indent: int | None = None) -> Block:
+              indent: int | None = None, spare: bool = False) -> Block:
         return Block(lines, priority + self.bump if priority else ALWAYS, group=self.group, cases=cases, chain=chain,
-                     indent=indent)
+                     indent=indent, spare=spare)
 
     def one_row(self, *candidates: str) -> str:
         """The first candidate that fits the width, else the last one cut at a space (short of --verbose)."""
@@ -193,7 +193,8 @@ def _cases(cases: list[CaseResult], at: _Layout) -> list[Block]:
 def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named: bool) -> list[Block]:
     """The case's line, then its detail: blocks of falling priority for the focus case, one block for another.
 
-    The other cases' details only fill the room a screen has left, in case order (chain "others").
+    The other cases' details only fill the room a screen has left, in case order (chain "others"); without a
+    screen (no height) they are left out, short of --verbose.
     """
     style, block = at.style, at.block
     same = None
@@ -230,7 +231,7 @@ def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named
             lines.append(block(_under(shown), LOW, chain=chain))
             lines[-1].fallback = block(_under(brief), LOW)
     else:
-        lines.append(block(_under(info.key + info.more + shown), OTHERS, chain="others"))
+        lines.append(block(_under(info.key + info.more + shown), OTHERS, chain="others", spare=not at.verbose))
     return [b for b in lines if b.lines]
 
 
