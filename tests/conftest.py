@@ -21,6 +21,11 @@ CNN = ROOT / "tests" / "cnncourse"  # a second course: nothing in grader/ may kn
 CORPUS = ROOT / "tests" / "corpus"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-goldens", action="store_true",
+                     help="rewrite tests/golden/ from what the reports show now (then review the diff)")
+
+
 def copy_course(src: Path, dest: Path, stages: list[str] | None = None) -> Path:
     """Copy a course (course.yaml, stages, fixtures, student) into dest."""
     dest.mkdir(parents=True, exist_ok=True)

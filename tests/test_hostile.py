@@ -215,7 +215,7 @@ def test_fill_disk_is_stopped_by_a_cap(mini, arena):
 
 def test_flooded_output_is_capped_and_said(mini, arena):
     result = grade_hostile(mini, arena, Hostile("floods_stdout.py", False, P))
-    assert all(c.output_cut > 1000 for c in result.cases)  # the renderers say "... N more lines"
+    assert all(c.stdout_cut_lines > 1000 for c in result.cases)  # the renderers say "... N more lines"
     assert all(len(c.stdout) <= protocol.OUTPUT_CAP for c in result.cases)
 
 

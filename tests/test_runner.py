@@ -112,7 +112,7 @@ def test_output_is_captured_and_truncated_with_a_note(mini):
     case = result.cases[0]
     assert case.status is Status.FAIL
     assert case.stdout.startswith("debug line 0\n")
-    assert case.output_cut > 0
+    assert case.stdout_cut_lines > 0
     assert len(case.stdout) <= protocol.OUTPUT_CAP
 
 
@@ -280,7 +280,7 @@ def test_each_case_shows_exactly_what_its_own_call_printed(mini):
     for case in result.cases:
         lines = case.stdout.splitlines()
         assert len(lines) == 3 and lines[0].startswith("shape (") and lines[1].startswith("to stderr ")
-        assert lines[2] == "after" and case.output_cut == 0
+        assert lines[2] == "after" and case.stdout_cut_lines == 0
 
 
 def test_a_timeout_names_the_learners_line(mini):

@@ -145,7 +145,7 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
         result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
                             weight=case.weight, max_points=stage.points * case.weight / total_weight,
                             hidden=case.hidden, atol=case.tolerance.atol, rtol=case.tolerance.rtol,
-                            message=outcome.message, stdout=outcome.output, output_cut=outcome.output_cut,
+                            message=outcome.message, stdout=outcome.output, stdout_cut_lines=outcome.output_cut,
                             seconds=outcome.seconds, raised_in=outcome.raised_in, returned=outcome.returned,
                             where=outcome.where, isolation=outcome.isolation)
         imported.update(outcome.modules)

@@ -46,12 +46,13 @@ def outputs(specs: list[str], default: str) -> list[Output]:
     return out
 
 
-def render(report: Report, fmt: str, colour: bool = False, footer: list[str] | None = None) -> str:
-    """The report in one format, by that format's module in this package."""
+def render(report: Report, fmt: str, colour: bool = False, footer: list[str] | None = None,
+           width: int | None = None, height: int | None = None, verbose: bool = False) -> str:
+    """The report in one format, by that format's module in this package (the screen options are text's only)."""
     if fmt == "text":
         from grader.report import text
 
-        return text.render(report, colour=colour, footer=footer)
+        return text.render(report, colour=colour, footer=footer, width=width, height=height, verbose=verbose)
     return str(importlib.import_module(f"grader.report.{fmt}").render(report))
 
 

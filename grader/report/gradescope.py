@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from grader.report import text
-from grader.results import CaseResult, Report, Status
+from grader.results import CaseResult, Report, Status, redacted
 
 LABEL = {Status.TODO: "not started", Status.SKIPPED: "not run", Status.PASS: "passed", Status.FAIL: "failed"}
 
@@ -27,9 +27,9 @@ def _points(x: float) -> float:
 
 def case_feedback(case: CaseResult) -> str:
     """What a learner may read about one case: full detail for a public case, status and mistake for a hidden one."""
+    case = redacted(case)
     if not case.hidden:
-        return "\n".join(line.strip() if i == 0 else line for i, line in
-                         enumerate(text.render_case(case, text.Style(False))))
+        return "\n".join(text.case_report(case))
     lines = [f"{case.case} (a hidden check): {LABEL.get(case.status, case.status.value.replace('_', ' '))}"]
     if case.diagnosis:
         lines.append(f"Known mistake: {case.diagnosis}. {case.diagnosis_hint or ''}".rstrip())

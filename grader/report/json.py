@@ -6,7 +6,7 @@ import json
 import math
 from typing import Any
 
-from grader.results import CaseResult, Report, StageResult, to_dict
+from grader.results import CaseResult, Report, StageResult, redacted, to_dict
 
 
 def _finite(x: Any) -> Any:
@@ -21,21 +21,22 @@ def _finite(x: Any) -> Any:
 
 
 def case_dict(case: CaseResult) -> dict[str, Any]:
-    """One case as JSON; a hidden case carries no values, inputs or output."""
+    """One case as JSON, everything the record holds; a hidden case through `redacted` (no values, no output)."""
+    case = redacted(case)
     out = {
         "id": case.case, "function": case.function, "status": case.status.value, "category": case.status.category,
         "passed": case.passed, "points": case.points, "max_points": case.max_points, "hidden": case.hidden,
         "max_abs_error": case.max_abs_error, "max_rel_error": case.max_rel_error, "mismatched": case.mismatched,
         "tolerance_used": case.headroom, "atol": case.atol, "rtol": case.rtol,
         "diagnosis": case.diagnosis, "diagnosis_hint": case.diagnosis_hint, "message": case.message,
-        "notes": case.notes, "seconds": round(case.seconds, 6),
+        "notes": case.notes, "returned": case.returned, "seconds": round(case.seconds, 6),
     }
-    if not case.hidden:
+    if case.hidden:  # the wording for a hidden case; what it may show is `redacted`'s to say
+        out["message"] = "" if case.passed else f"{case.status.value} (hidden case)"
+    else:
         out["comparisons"] = to_dict(case.comparisons)
         out["stdout"], out["stderr"] = case.stdout, case.stderr
-    else:  # nothing derived from the hidden inputs: no errors, counts, messages or output
-        out.update(max_abs_error=None, max_rel_error=None, mismatched=None, tolerance_used=None, notes=[],
-                   message="" if case.passed else f"{case.status.value} (hidden case)")
+        out["stdout_cut_lines"], out["stderr_cut_lines"] = case.stdout_cut_lines, case.stderr_cut_lines
     return out
 
 

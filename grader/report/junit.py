@@ -13,7 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from grader.report.gradescope import case_feedback
-from grader.results import CaseResult, Report, Status
+from grader.results import CaseResult, Report, Status, redacted
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -29,6 +29,7 @@ def _seconds(x: float) -> str:
 
 
 def _case(parent: ET.Element, stage_id: str, case: CaseResult) -> None:
+    case = redacted(case)  # a hidden case: its verdict and named mistake, no message, values or output
     el = ET.SubElement(parent, "testcase", classname=clean(f"gpt2_course.{stage_id}"), name=clean(case.case),
                        time=_seconds(case.seconds))
     detail = clean(case_feedback(case))
@@ -43,11 +44,11 @@ def _case(parent: ET.Element, stage_id: str, case: CaseResult) -> None:
             f"known mistake: {case.diagnosis}" if case.diagnosis else f"{label}: output out of tolerance")
         ET.SubElement(el, "failure", type=case.status.value, message=clean(message)).text = detail
     else:
-        first = (case.message or case.status.value).splitlines()[0] if not case.hidden else case.status.value
+        first = (case.message or case.status.value).splitlines()[0]
         ET.SubElement(el, "error", type=case.status.value, message=clean(first)).text = detail
-    if not case.hidden and case.stdout.strip():
+    if case.stdout.strip():
         ET.SubElement(el, "system-out").text = clean(case.stdout)
-    if not case.hidden and case.stderr.strip():
+    if case.stderr.strip():
         ET.SubElement(el, "system-err").text = clean(case.stderr)
 
 
@@ -62,7 +63,7 @@ def render(report: Report) -> str:
                   "failures": sum(c.status in (Status.FAIL, Status.TODO) for c in stage.cases),
                   "errors": sum(c.status.category == "error" and c.status is not Status.SKIPPED for c in stage.cases),
                   "skipped": sum(c.status is Status.SKIPPED for c in stage.cases)}
-        seconds = sum(c.seconds for c in stage.cases)
+        seconds = sum(redacted(c).seconds for c in stage.cases)  # a hidden case's time is not to be read either
         suite = ET.SubElement(root, "testsuite", {"name": clean(stage.stage), "time": _seconds(seconds),
                                                   **{k: str(v) for k, v in counts.items()}})
         props = ET.SubElement(suite, "properties")

@@ -1,31 +1,42 @@
-"""The terminal report: the verdict line first, then each case, then what to do next.
+"""The terminal report: the verdict and the named mistake first, the first failing case in full, a line per other case.
 
-Numbers at full precision (repr of the float64 value: a 1-ULP float32 miss never prints as `1.` vs `1.`).
-Colour only on a terminal, and never with NO_COLOR set. Hidden cases show pass/fail and the mistake's name only.
+Given a screen (`width`, `height`), the report fits it: lines wrap at spaces (a number is never split), identical
+error messages, tracebacks and printed output are said once ("same as case X"), identical notes once for all the
+cases that share them, and what does not fit is counted with the command that shows it all (`--verbose`). Without
+a height (a file, a pipe) there is no row budget, but the other cases' detail is still left to `--verbose`, which
+also shows all of what the code printed and never shortens a line. Colour only on a terminal, never with NO_COLOR
+set. Every case is shown through `results.redacted` (the one hidden-case policy).
 """
 
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterable
+import shutil
+from dataclasses import dataclass, field
 
-from grader.results import CaseResult, Comparison, Mismatch, Report, StageResult, Status, summary_of
+from grader.report.casetext import (
+    MARK,
+    PAD,
+    Detail,
+    Style,
+    detail,
+    label,
+    printed,
+    returned_note,
+    split_message,
+    summary,
+)
+from grader.report.layout import ALWAYS, Block, fit, shorten, visible_len, wrap
+from grader.results import CaseResult, Report, StageResult, Status, redacted
 
-MARK = {"pass": "PASS", "fail": "FAIL", "not_started": "TODO", "error": "ERR "}
-COLOURS = {"pass": "32", "fail": "31", "not_started": "33", "error": "35", "dim": "2", "bold": "1"}
+__all__ = ["MARK", "Style", "case_report", "render", "terminal_size", "verdict", "wants_colour"]
 
-
-class Style:
-    """ANSI colours, or none."""
-
-    def __init__(self, colour: bool) -> None:
-        self.colour = colour
-
-    def __call__(self, text: str, what: str) -> str:
-        if not self.colour:
-            return text
-        return f"\033[{COLOURS[what]}m{text}\033[0m"
+MORE_COMMAND = "python -m grader --stage {stage} --verbose"
+# Priorities under ALWAYS, what stays on a small screen first: the first failing case and its worst element, the
+# known mistakes and the stage's notes, a line per other case, the rest of the detail, what the code printed.
+KEY, NAMED, CASES, MORE, LOW, OTHERS = 1, 2, 3, 4, 5, 6
+OTHER_STAGE = 10  # added to every priority of the stages after the first that does not pass
+PRINTED_LINES = 10  # lines of each stream a case shows, short of --verbose
 
 
 def wants_colour(stream: object) -> bool:
@@ -34,26 +45,13 @@ def wants_colour(stream: object) -> bool:
     return bool(isatty and isatty()) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _safe(text: str) -> str:
-    """The learner's text with terminal controls shown, not obeyed: an escape code cannot redraw the verdict."""
-    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-    return "\n".join(line if len(line) <= 400 else line[:400] + f" [... {len(line) - 400} more characters]"
-                     for line in text.split("\n"))
-
-
-def _num(x: float | None) -> str:
-    return "n/a" if x is None else repr(float(x))
-
-
-def _short(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.2e}"
-
-
-def _idx(index: tuple[int, ...] | None) -> str:
-    return "[" + ", ".join(map(str, index or ())) + "]"
+def terminal_size(stream: object) -> tuple[int | None, int | None]:
+    """(columns, rows) of the terminal `stream` writes to, for render(); (None, None) for a file or a pipe."""
+    isatty = getattr(stream, "isatty", None)
+    if not (isatty and isatty()):
+        return None, None
+    size = shutil.get_terminal_size()
+    return size.columns, size.lines
 
 
 def verdict(stage: StageResult) -> str:
@@ -69,141 +67,189 @@ def verdict(stage: StageResult) -> str:
         what = f"{passed} of {n} cases pass"
     line = f"{stage.stage}: {what} · {stage.points:.4g}/{stage.max_points:.4g} points"
     named = [c.diagnosis for c in stage.cases if c.diagnosis]
-    if named:
-        line += f" · looks like {max(set(named), key=named.count)}"
+    if named:  # the most common; of two as common, the first met
+        line += f" · looks like {max(named, key=named.count)}"
     return line
 
 
-def render_stage(stage: StageResult, style: Style) -> list[str]:
-    """The verdict line, then each case, then the stage's notes."""
+def render(report: Report, colour: bool = False, footer: list[str] | None = None, width: int | None = None,
+           height: int | None = None, verbose: bool = False) -> str:
+    """The whole report as text, fitted to `width` x `height` (the terminal's size; one row is left for the prompt).
+
+    None for either: no wrapping, or no limit on rows. `verbose`: every case in full, whatever the height.
+    """
+    style = Style(colour)
+    focus = next((i for i, s in enumerate(report.stages) if not s.passed), 0)
+    blocks: list[Block] = []
+    for i, stage in enumerate(report.stages):
+        blocks += _stage(stage, _Layout(style, width, verbose, group=i, bump=0 if i == focus else OTHER_STAGE))
+    if len(report.stages) > 1:
+        n = sum(s.passed for s in report.stages)
+        blocks.append(Block([style(f"{n} of {len(report.stages)} stages pass · "
+                                   f"{report.points:.4g}/{report.max_points:.4g} points", "bold")], group=-1))
+    blocks += [Block([line], group=-1) for line in footer or []]
+    passed = frozenset(i for i, s in enumerate(report.stages) if s.passed)  # no "+N more" for these
+    more_rows = max((len(wrap(_more(s.stage, 99), width)) for s in report.stages), default=1)
+    kept, left_out = fit(blocks, width, None if verbose or height is None else height - 1, passed, more_rows)
+    rows: list[str] = []
+    for n, block in enumerate(kept):
+        rows += block.rows
+        last_of_group = n + 1 == len(kept) or kept[n + 1].group != block.group
+        if last_of_group and block.group in left_out:
+            rows += wrap(style(_more(report.stages[block.group].stage, left_out[block.group]), "dim"), width)
+    return "\n".join(rows) + "\n"
+
+
+def _more(stage: str, cases: int) -> str:
+    """The line that says what was left out, and the command that shows it."""
+    what = f"+{cases} more case{'s' if cases != 1 else ''}" if cases else "more detail"
+    return f"  {what}: `{MORE_COMMAND.format(stage=stage)}`"
+
+
+@dataclass
+class _Layout:
+    """What a stage's blocks are made with: the screen, the mode, and what earlier cases have already said."""
+
+    style: Style
+    width: int | None
+    verbose: bool
+    group: int
+    bump: int
+    messages: dict[str, str] = field(default_factory=dict)  # error message -> the first case with it
+    frames: dict[tuple[str, ...], str] = field(default_factory=dict)  # traceback -> the first case with it
+    output: dict[tuple[str, str], str] = field(default_factory=dict)  # (stream, text) -> the first case with it
+    said: set[str] = field(default_factory=set)  # detail lines not to repeat (the tolerance)
+
+    def block(self, lines: list[str], priority: int, cases: int = 0, chain: str | None = None,
+              indent: int | None = None, spare: bool = False) -> Block:
+        return Block(lines, priority + self.bump if priority else ALWAYS, group=self.group, cases=cases, chain=chain,
+                     indent=indent, spare=spare)
+
+    def one_row(self, *candidates: str) -> str:
+        """The first candidate that fits the width, else the last one cut at a space (short of --verbose)."""
+        if self.verbose or self.width is None:
+            return candidates[0]
+        return next((c for c in candidates if visible_len(c) <= self.width), shorten(candidates[-1], self.width))
+
+
+def _stage(stage: StageResult, at: _Layout) -> list[Block]:
+    """A stage as blocks: verdict, known mistakes, stage notes, the cases, merged case notes, hidden checks."""
+    style, block = at.style, at.block
+    cases = [redacted(c) for c in stage.cases]
     cat = stage.status.category
-    lines = [style(f"{MARK[cat]}  ", cat) + style(verdict(stage), "bold") + style(f"  ({stage.title})", "dim")]
+    line = style(f"{MARK[cat]}  ", cat) + style(verdict(stage), "bold")
+    plain = style(f"{MARK[cat]}  ", cat) + style(verdict(stage).split(" · looks like ")[0], "bold")
+    out = [block([at.one_row(line + style(f"  ({stage.title})", "dim"), line, plain)], ALWAYS)]
     if stage.against:
-        lines.append(f"      graded against {stage.against}")
+        out.append(block([f"      graded against {stage.against}"], KEY))
     if stage.status is Status.TODO:
-        fn = stage.cases[0].function if stage.cases else "the function"
+        fn = cases[0].function if cases else "the function"
         where = stage.student_file or "the stage's file under student/"
-        lines.append(f"      {fn}() still raises NotImplementedError: write it in {where}; the instructions are in "
-                     f"`python -m grader show {stage.stage}`.")
-        return lines
-    first = stage.cases[0] if stage.cases else None
-    if first and first.status.category == "error" and all(
-            (c.status, c.message) == (first.status, first.message) or c.status is Status.SKIPPED for c in stage.cases):
-        # One syntax error (or crash, or timeout) is one problem, however many cases it stopped.
-        skipped = sum(c.status is Status.SKIPPED for c in stage.cases)
-        label = f"{first.case} (+{skipped} not run)" if skipped else f"all {len(stage.cases)} cases"
-        lines.extend(render_case(first, style, label=label))
-        return lines
-    detailed, hinted = 0, set[str]()
-    for case in stage.cases:
-        # Full detail for the first two failing cases; after that one line each, so the screen stays readable.
-        brief = case.status is Status.FAIL and detailed >= 2
-        lines.extend(render_case(case, style, brief=brief, hinted=hinted))
-        detailed += case.status is Status.FAIL
-    for note in stage.notes:
-        lines.append(style("  note ", "bold") + note)
-    if stage.hidden_not_run:
-        if all(c.passed for c in stage.cases):
-            lines.append(f"  All public checks passed; {stage.hidden_not_run} more are run at grading.")
-        else:
-            lines.append(f"  {stage.hidden_not_run} more hidden checks are run at grading.")
-    return lines
-
-
-def render_case(case: CaseResult, style: Style, brief: bool = False, hinted: set[str] | None = None,
-                label: str | None = None) -> list[str]:
-    """One case: a line, and for a failure the worst element, its input and the known mistake."""
-    cat = case.status.category
-    head = style(f"  {MARK[cat]} ", cat) + f"{label or case.case:<22} "
-    pad = " " * 7
-    if case.hidden and case.passed:
-        return [head + style("passes (hidden case)", "dim")]
-    if case.hidden:
-        # Hidden inputs must not leak: not through values, shapes, messages or what the learner's code printed.
-        what = "does not match" if case.status is Status.FAIL else case.status.value.replace("_", " ")
-        out = [head + style(what, cat) + style(" (hidden case: only the verdict and a known mistake are shown)",
-                                                "dim")]
-        if case.diagnosis:
-            out.append(pad + style(f"Known mistake: {case.diagnosis}.", "bold") + f" {case.diagnosis_hint or ''}")
+        out.append(block([f"      {fn}() still raises NotImplementedError: write it in {where}; the instructions "
+                          f"are in `python -m grader show {stage.stage}`."], KEY))
         return out
-    if case.status is Status.PASS:
-        c = summary_of(case.comparisons)
-        used = f"uses {100 * (c.headroom or 0):.2g}% of the tolerance" if c and c.headroom is not None else ""
-        err = f"max abs error {_short(case.max_abs_error)}" if case.max_abs_error is not None else ""
-        out = [head + style(", ".join(x for x in (used, err) if x), "dim")]
-    elif case.status is Status.FAIL:
-        out = [head + _fail_summary(case)]
-        if not case.hidden and not brief:
-            for comp in case.comparisons:
-                if not comp.ok:
-                    out.extend(pad + line for line in _comparison_detail(comp, case))
-    else:
-        label = {Status.TODO: "not started", Status.SKIPPED: "not run"}.get(case.status, case.status.value)
-        first, *rest = _safe(case.message or label).splitlines() or [label]
-        said = first == label or first.startswith(label.split()[0])
-        out = [head + style(label, cat) + ("" if said and first == label else f": {first}")]
-        if said and first != label:
-            out[0] = head + style(first, cat)
-        out.extend(pad + line for line in rest)
-    if case.diagnosis:
-        seen = hinted is not None and case.diagnosis in hinted
-        out.append(pad + style(f"Known mistake: {case.diagnosis}.", "bold")
-                   + ("" if seen else f" {case.diagnosis_hint or ''}"))
-        if hinted is not None:
-            hinted.add(case.diagnosis)
-    out.extend(pad + "note: " + n for n in case.notes)
-    for name, text in (("stdout", case.stdout), ("stderr", case.stderr)):
-        if text.strip() and not case.passed:
-            out.append(pad + style(f"your code printed ({name}):", "dim"))
-            out.extend(pad + "  | " + _safe(line) for line in text.rstrip().splitlines()[:40])
+    mistakes = {c.diagnosis: c.diagnosis_hint for c in cases if c.diagnosis}
+    for name, hint in mistakes.items():
+        named = "      " + style(f"Known mistake: {name}.", "bold")
+        out.append(block([named + (f" {hint}" if hint else "")], NAMED))
+        out[-1].fallback = block([named], NAMED)
+    out += [block([style("  note ", "bold") + note], NAMED) for note in stage.notes]
+    out += _cases(cases, at)
+    shared: dict[str, list[str]] = {}
+    for c in cases:
+        for note in [returned_note(c)] + c.notes:
+            if note:
+                shared.setdefault(note, []).append(c.case)
+    for note, ids in shared.items():
+        who = ("every case" if len(ids) == len(cases) > 1 else ", ".join(ids) if at.verbose or len(ids) <= 3
+               else f"{len(ids)} cases")
+        out.append(block([style("  note ", "bold") + f"({who}): {note}"],
+                         CASES if note.startswith("returned a") else MORE))
+    if stage.hidden_not_run:
+        line = (f"  All public checks passed; {stage.hidden_not_run} more are run at grading."
+                if all(c.passed for c in cases) else f"  {stage.hidden_not_run} more hidden checks are run at grading.")
+        out.append(block([line], MORE))
     return out
 
 
-def _fail_summary(case: CaseResult) -> str:
-    comp = summary_of(case.comparisons)
-    if comp is None:
-        return "failed"
-    where = f"'{comp.key}': " if comp.key else ""
-    if comp.problem:
-        return where + comp.problem
-    pct = 100 * comp.mismatched / comp.total if comp.total else 0
-    extra = f", {comp.nonfinite} not finite" if comp.nonfinite else ""
-    return f"{where}{comp.mismatched} of {comp.total} elements ({pct:.3g}%) out of tolerance{extra}"
+def _cases(cases: list[CaseResult], at: _Layout) -> list[Block]:
+    """A line per case (one for a problem every case shares), the first failing case's detail under its line."""
+    first = cases[0] if cases else None
+    if first and first.status.category == "error" and not first.hidden and all(
+            c.status is Status.SKIPPED or (c.status is first.status and (c.hidden or c.message == first.message))
+            for c in cases):
+        # One syntax error (or crash, or timeout) is one problem, however many cases it stopped.
+        skipped = sum(c.status is Status.SKIPPED for c in cases)
+        name = f"{first.case} (+{skipped} not run)" if skipped else f"all {len(cases)} cases"
+        return _case(first, name, len(name), at, focus=True, named=True)
+    col = min(max((len(c.case) for c in cases), default=4), 24)
+    # Each case's line names its mistake, unless every failing case has the same one: the verdict names it then.
+    mistakes = {c.diagnosis for c in cases if not c.passed}
+    named = at.verbose or len(mistakes) != 1 or None in mistakes
+    focus = next((c for c in cases if not c.hidden and c.status not in (Status.PASS, Status.SKIPPED)), None)
+    return [b for c in cases for b in _case(c, c.case, col, at, focus=c is focus, named=named)]
 
 
-def _point(m: Mismatch) -> str:
-    return f"{_idx(m.index)} expected {_num(m.expected)}, got {_num(m.actual)}"
+def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named: bool) -> list[Block]:
+    """The case's line, then its detail: blocks of falling priority for the focus case, one block for another.
+
+    The other cases' details only fill the room a screen has left, in case order (chain "others"); without a
+    screen (no height) they are left out, short of --verbose.
+    """
+    style, block = at.style, at.block
+    same = None
+    if case.status.category == "error" and case.message and not case.hidden:
+        same = at.messages.setdefault(case.message, case.case)
+        same = None if same == case.case else same
+    tb = tuple(split_message(case.message).frames) if case.status.category == "error" else ()
+    same_tb = at.frames.setdefault(tb, case.case) if tb else None
+    info = detail(case, None if same_tb == case.case else same_tb) if same is None else Detail()
+    cat = case.status.category
+    start = style(f"  {MARK[cat]} ", cat) + f"{name:<{col}}  "
+    full = summary(case, style, same, named)
+    if at.width is not None and visible_len(start + full) > at.width and (focus or at.verbose or not case.passed):
+        # Too long for a row: the whole of it opens the detail. The row keeps the status (the case in focus, or
+        # every case with --verbose), or a shorter summary (a line among the others).
+        error = case.status.category == "error"
+        if focus or at.verbose:
+            line = start + style(label(case), cat) if error else start.rstrip()
+        else:
+            line = at.one_row(start + summary(case, style, same, named, brief=True))
+        info.key.insert(0, split_message(case.message).head if error and same is None else full)
+    else:
+        line = at.one_row(start + full, start + summary(case, style, same, named, brief=True))
+    info.more = [x for x in info.more if not (x.startswith("tolerance:") and x in at.said)]  # said above
+    at.said.update(x for x in info.more if x.startswith("tolerance:"))
+    lines = [block([line], KEY if focus else CASES, cases=0 if focus else 1, indent=col + 9)]
+    shown = printed(case, style, None if at.verbose else PRINTED_LINES, at.output)
+    brief = printed(case, style, 3, at.output)
+    if focus:
+        chain = f"{at.group}:{case.case}"  # the detail in order: none of it once a part does not fit
+        lines.append(block(_under(info.key), KEY, chain=chain))
+        lines += [block(_under([item]), MORE, chain=chain) for item in info.more]
+        if shown:  # what the code printed: ten lines a stream, or three if that is all there is room for
+            lines.append(block(_under(shown), LOW, chain=chain))
+            lines[-1].fallback = block(_under(brief), LOW)
+    else:
+        lines.append(block(_under(info.key + info.more + shown), OTHERS, chain="others", spare=not at.verbose))
+    return [b for b in lines if b.lines]
 
 
-def _comparison_detail(comp: Comparison, case: CaseResult) -> Iterable[str]:
-    if comp.problem or comp.worst is None:
-        return
-    if comp.key:  # a function that returns a dict: say which entry each block is about
-        yield f"'{comp.key}':"
-    w = comp.worst
-    allowed = case.atol + case.rtol * abs(w.expected)
-    yield (f"worst at {_idx(w.index)}: expected {_num(w.expected)}, got {_num(w.actual)} "
-           f"(error {_short(abs(w.actual - w.expected))}, allowed {_short(allowed)})")
-    if w.input is not None:
-        yield f"input there: {_num(w.input)}"
-    if comp.max_abs_index is not None and comp.max_abs_index != w.index:
-        yield f"largest absolute error {_short(comp.max_abs_error)} at {_idx(comp.max_abs_index)}"
-    yield f"largest relative error {_short(comp.max_rel_error)} at {_idx(comp.max_rel_index)}"
-    others = [m for m in comp.first if m.index != w.index][:3]
-    if others:
-        yield "first mismatches: " + "; ".join(_point(m) for m in others)
-    yield f"tolerance: |actual - expected| <= atol + rtol * |expected|, atol {case.atol:g}, rtol {case.rtol:g}"
+def _under(items: list[str]) -> list[str]:
+    """Detail items (one may hold several lines) as lines under the case's name."""
+    return [PAD + line for item in items for line in item.split("\n")]
 
 
-def render(report: Report, colour: bool = False, footer: list[str] | None = None) -> str:
-    """The whole report as text."""
-    style = Style(colour)
-    lines: list[str] = []
-    for stage in report.stages:
-        lines.extend(render_stage(stage, style))
-    if len(report.stages) > 1:
-        passed = sum(s.passed for s in report.stages)
-        lines.append(style(f"{passed} of {len(report.stages)} stages pass · "
-                           f"{report.points:.4g}/{report.max_points:.4g} points", "bold"))
-    lines.extend(footer or [])
-    return "\n".join(lines) + "\n"
+def case_report(case: CaseResult, style: Style | None = None) -> list[str]:
+    """One case on its own and in full, for JUnit, Gradescope and pytest: its line, detail, mistake, notes, output."""
+    case = redacted(case)
+    style = style or Style(False)
+    cat = case.status.category
+    out = [style(MARK[cat].strip(), cat) + f" {case.case}  " + summary(case, style, mistake=False)]
+    info = detail(case)
+    out += _under(info.key + info.more)
+    if case.diagnosis:
+        out.append(PAD + style(f"Known mistake: {case.diagnosis}.", "bold") + f" {case.diagnosis_hint or ''}")
+    out += [PAD + "note: " + n for n in [returned_note(case)] + case.notes if n]
+    out += _under(printed(case, style, 40, {}))
+    return [line.rstrip() for line in out]

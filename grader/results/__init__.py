@@ -97,9 +97,10 @@ class CaseResult:
     diagnosis: str | None = None  # id of the known mistake the output matches
     diagnosis_hint: str | None = None
     notes: list[str] = field(default_factory=list)
-    stdout: str = ""  # what the call printed, stdout and stderr interleaved as written (cut: see output_cut)
+    stdout: str = ""  # what the call printed, stdout and stderr interleaved as written
     stderr: str = ""  # kept for records made before output was captured as one stream
-    output_cut: int = 0  # lines of printed output not kept
+    stdout_cut_lines: int = 0  # lines of printed output the runner dropped beyond what `stdout` holds
+    stderr_cut_lines: int = 0  # the same for stderr (0 since output is one stream)
     seconds: float = 0.0
     raised_in: str | None = None  # "student/gelu.py:run_gelu": the learner's function that raised
     returned: str | None = None  # the Python type returned when it was not an array ("list", "tuple")
@@ -212,7 +213,9 @@ def redacted(case: CaseResult) -> CaseResult:
     """What may be known of a hidden case: its verdict, points and named mistake; nothing derived from its values.
 
     The one hidden-case policy: the judge strips graded hidden cases with it, and every renderer shows a hidden
-    case through it (no inputs, expected or actual values, errors, messages, notes or printed output).
+    case through it (no inputs, expected or actual values, errors, messages, notes, printed output or how much of it
+    was cut, what type was returned, or time taken). A field added to CaseResult is dropped here unless it is
+    named below.
     """
     if not case.hidden:
         return case

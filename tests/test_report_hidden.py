@@ -1,0 +1,126 @@
+"""The one hidden-case policy (results.redacted), held for every output format by a property test.
+
+Hidden cases are crafted with distinctive strings and numbers in every field that comes from their values (message,
+printed output, notes, comparisons, the type returned, cut counts, time); whatever else the report holds, none of
+them may appear in any format: text at any size, verbose or not, in colour or not, JSON, JUnit, Gradescope, CSV.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.report import csv as csv_report
+from grader.report import gradescope, junit, text
+from grader.report import json as json_report
+from grader.results import CaseResult, Comparison, Mismatch, Report, StageResult, Status, redacted
+
+SECRETS = ("SECRETMSG", "SECRETOUT", "SECRETERR", "SECRETNOTE", "SECRETKEY", "SECRETPROBLEM", "SecretType",
+           "SECRETFRAME")
+VALUES = (271828.1828459045, -314159.26535, 0.000161803398875, 141421.3562373)
+CUT = 424242
+SECONDS = 777.125
+SCREENS = [(80, 24, False), (160, 50, False), (None, None, False), (80, None, True), (None, None, True),
+           (40, 8, False)]
+
+
+def _forms(x: float) -> list[str]:
+    """The ways a renderer could print a value."""
+    return [repr(x), f"{x:.2e}", f"{x:g}", f"{x:.4g}", f"{abs(x):.2e}"]
+
+
+FORBIDDEN = [*SECRETS, *(f for v in VALUES for f in _forms(v)), str(CUT), f"{CUT:,}", "777.125", "777.12"]
+
+messages = st.sampled_from([
+    "SECRETMSG", "raised an exception:\n  SECRETFRAME.py:3, in f\n    x = 1\nValueError: SECRETMSG",
+    "took SECRETMSG s", "importing your module failed:\n  SECRETFRAME\nModuleNotFoundError: SECRETMSG", ""])
+mismatches = st.builds(Mismatch, index=st.tuples(st.integers(0, 3)), actual=st.sampled_from(VALUES),
+                       expected=st.sampled_from(VALUES), input=st.sampled_from([None, *VALUES]))
+comparisons = st.builds(
+    Comparison, ok=st.booleans(), key=st.sampled_from([None, "SECRETKEY"]),
+    shape_actual=st.just((4,)), shape_expected=st.just((4,)), total=st.just(4), mismatched=st.integers(0, 4),
+    nonfinite=st.integers(0, 1), max_abs_error=st.sampled_from(VALUES), max_abs_index=st.just((2,)),
+    max_rel_error=st.sampled_from(VALUES), max_rel_index=st.just((3,)), worst=st.one_of(st.none(), mismatches),
+    first=st.lists(mismatches, max_size=3), headroom=st.sampled_from([None, *VALUES]),
+    problem=st.sampled_from([None, "SECRETPROBLEM"]))
+
+
+@st.composite
+def hidden_cases(draw: st.DrawFn, n: int) -> CaseResult:
+    status = draw(st.sampled_from(list(Status)))
+    return CaseResult(
+        stage="s", case=f"hidden_{n}", function="run_f", status=status, points=1.0 if status is Status.PASS else 0,
+        max_points=1.0, hidden=True, atol=1e-5, rtol=0.0, comparisons=draw(st.lists(comparisons, max_size=3)),
+        message=draw(messages), diagnosis=draw(st.sampled_from([None, "named_mistake"])),
+        diagnosis_hint="the hint is the course's, not the case's", notes=draw(st.lists(st.just("SECRETNOTE"),
+                                                                                         max_size=2)),
+        stdout=draw(st.sampled_from(["", "SECRETOUT\n" * 30])), stderr=draw(st.sampled_from(["", "SECRETERR"])),
+        stdout_cut_lines=draw(st.sampled_from([0, CUT])), stderr_cut_lines=draw(st.sampled_from([0, CUT])),
+        returned=draw(st.sampled_from([None, "SecretType"])), seconds=SECONDS)
+
+
+@st.composite
+def reports(draw: st.DrawFn) -> Report:
+    public = [CaseResult("s", f"public_{i}", "run_f", draw(st.sampled_from([Status.PASS, Status.FAIL,
+                                                                           Status.EXCEPTION])),
+                         max_points=1.0, message="raised an exception:\n  student/f.py:1, in f\nValueError: x",
+                         comparisons=[Comparison(ok=False, total=4, mismatched=1,
+                                                 worst=Mismatch((0,), 1.5, 2.5))]) for i in range(draw(
+                                                     st.integers(0, 3)))]
+    hidden = [draw(hidden_cases(i)) for i in range(draw(st.integers(1, 4)))]
+    order = draw(st.permutations(public + hidden))
+    return Report(course="c", stages=[StageResult("s", "Stage", list(order), max_points=float(len(order)))])
+
+
+def _every_format(report: Report) -> dict[str, str]:
+    out = {f"text {w}x{h}{' verbose' if v else ''}{' colour' if c else ''}":
+           text.render(report, colour=c, footer=["Next: x"], width=w, height=h, verbose=v)
+           for w, h, v in SCREENS for c in (False, True)}
+    out |= {"json": json_report.render(report), "junit": junit.render(report), "gradescope":
+            gradescope.render(report), "csv": csv_report.render(report)}
+    for case in report.stages[0].cases:
+        out[f"feedback {case.case}"] = gradescope.case_feedback(case)
+        out[f"case_report {case.case}"] = "\n".join(text.case_report(case))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(reports())
+def test_no_format_shows_what_a_hidden_case_holds(report: Report) -> None:
+    for fmt, rendered in _every_format(report).items():
+        found = [s for s in FORBIDDEN if s in rendered]
+        assert not found, f"{fmt} shows {found} of a hidden case:\n{rendered}"
+
+
+def test_hidden_cases_still_show_their_verdict_and_named_mistake() -> None:
+    case = CaseResult("s", "secret", "run_f", Status.FAIL, max_points=1.0, hidden=True, message="SECRETMSG",
+                      diagnosis="plus_two", diagnosis_hint="Adding 2 is not doubling.")
+    report = Report("c", [StageResult("s", "S", [case], max_points=1.0)])
+    assert "secret  does not match (hidden case)" in text.render(report)
+    assert "Known mistake: plus_two. Adding 2 is not doubling." in text.render(report)
+    data = json.loads(json_report.render(report))["stages"][0]["cases"][0]
+    assert (data["diagnosis"], data["message"], data["status"]) == ("plus_two", "fail (hidden case)", "fail")
+    assert "Known mistake: plus_two" in gradescope.case_feedback(case) and "hidden" in junit.render(report)
+
+
+def test_redacted_keeps_only_what_the_policy_names() -> None:
+    """A field added to CaseResult later is dropped from hidden cases unless the policy is changed to keep it."""
+    keep = {"stage", "case", "function", "status", "weight", "points", "max_points", "hidden", "atol", "rtol",
+            "diagnosis", "diagnosis_hint"}
+    default = CaseResult("s", "c", "f", Status.FAIL)
+    filled = CaseResult("s", "c", "f", Status.FAIL, hidden=True, comparisons=[Comparison(ok=False)], message="m",
+                        notes=["n"], stdout="o", stderr="e", stdout_cut_lines=1, stderr_cut_lines=1,
+                        returned="list", seconds=1.0, weight=2.0, points=1.0, diagnosis="d", diagnosis_hint="h")
+    assert all(getattr(filled, f.name) != getattr(default, f.name) or f.name in ("stage", "case", "function",
+                                                                                 "status", "max_points", "atol",
+                                                                                 "rtol")
+               for f in dataclasses.fields(CaseResult)), "fill every field above so the check below means something"
+    shown = redacted(filled)
+    for f in dataclasses.fields(CaseResult):
+        expected = getattr(filled, f.name) if f.name in keep else getattr(default, f.name)
+        assert getattr(shown, f.name) == expected, f.name
+    public = dataclasses.replace(filled, hidden=False)
+    assert redacted(public) is public
