@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grader import compare, stagecode
+from grader.judge import compare
+from grader.course import stagecode
 from grader.course import Course, Tolerance, load_course
 from grader.fixtures import StageFixtures
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grader import stagecode
+from grader.course import stagecode
 from grader.course import Course, load_course
 from grader.fixtures import StageFixtures
 

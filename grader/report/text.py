@@ -145,6 +145,9 @@ def _stage(stage: StageResult, at: _Layout) -> list[Block]:
     if stage.status is Status.TODO:
         fn = cases[0].function if cases else "the function"
         where = stage.student_file or "the stage's file under student/"
+        raised = next((c.raised_in for c in cases if c.raised_in), None)  # "student/gelu.py:run_gelu"
+        if raised and ":" in raised:
+            where, fn = raised.rsplit(":", 1)
         out.append(block([f"      {fn}() still raises NotImplementedError: write it in {where}; the instructions "
                           f"are in `python -m grader show {stage.stage}`."], KEY))
         return out
