@@ -35,10 +35,13 @@ class Options:
     hidden: bool = True  # run hidden cases when the fixtures have them
     isolate: bool = False  # reference implementations stand in for the stages this one depends on
     passed: dict[str, bool] = field(default_factory=dict)  # what the learner's progress says of other stages
+    changed: frozenset[str] = frozenset()  # stages whose files changed since their last verdict
     cancel: Callable[[], bool] | None = None
     source: CaseSource | None = None  # another source of case data (a learner's checkpoint); fixtures by default
     extra_substitutes: dict[str, dict[str, Callable[..., Any]]] = field(default_factory=dict)  # for `check`
     graded: bool = False  # untrusted submission: the sandbox's stricter setting (see SECURITY.md)
+    # Public cases only: called with (case, the learner's outputs, the expected ones), e.g. for --save-outputs.
+    keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None
 
 
 def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
@@ -122,13 +125,15 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
                             weight=case.weight, max_points=stage.points * case.weight / total_weight,
                             hidden=case.hidden, atol=case.tolerance.atol, rtol=case.tolerance.rtol,
                             message=outcome.message, stdout=outcome.stdout, stderr=outcome.stderr,
-                            seconds=outcome.seconds)
+                            seconds=outcome.seconds,
+                            raised_in=getattr(outcome, "raised_in", ""))  # TODO(grader.run): Outcome.raised_in
         imported.update(outcome.modules)
         if outcome.status is not None:
             result.status = outcome.status
         else:
             assert outcome.value is not None
-            _judge(stage, case, inputs[case.id], outcome.value, source, result, cancel)
+            _judge(stage, case, inputs[case.id], outcome.value, source, result, cancel,
+                   keep=None if case.hidden else options.keep)
         result.points = result.max_points if result.passed else 0.0
         results.append(result)
         if result.status is Status.TIMEOUT and not options.graded:
@@ -138,9 +143,12 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
 
 
 def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np.ndarray], source: CaseSource,
-           result: CaseResult, cancel: Callable[[], bool] | None = None) -> None:
+           result: CaseResult, cancel: Callable[[], bool] | None = None,
+           keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None) -> None:
     fn = stage.function(case.function)
     expected = source.expected(case)
+    if keep is not None:
+        keep(case, value, expected)
     elementwise_input = None
     if fn.elementwise:
         elementwise_input = next((v for v in inputs.values() if isinstance(v, np.ndarray)), None)
@@ -172,7 +180,8 @@ def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: St
         upstream = course.stage_of_module(module)
         if upstream is None or upstream.id == stage.id or options.passed.get(upstream.id, False):
             continue
-        state = "does not pass yet" if upstream.id in options.passed else "has not been graded yet"
+        state = ("has changed since it was last graded" if upstream.id in options.changed
+                 else "does not pass yet" if upstream.id in options.passed else "has not been graded yet")
         notes.append(f"Your code uses {upstream.student_file} (stage '{upstream.id}'), which {state}: "
                      f"check it first with `python -m grader --stage {upstream.id}`, or grade this stage with "
                      f"`--isolate` to put the reference {upstream.id} in its place.")

@@ -100,6 +100,7 @@ class CaseResult:
     stdout: str = ""
     stderr: str = ""
     seconds: float = 0.0
+    raised_in: str = ""  # "student/gelu.py:run_gelu": where a NotImplementedError came from, when known
 
     def __post_init__(self) -> None:
         LIVE[id(self)] = self
