@@ -31,7 +31,7 @@ from grader.course import Course, Stage, load_course, stagecode
 from grader.errors import GraderError
 from grader.judge import grade
 from grader.learner.filewatch import FileSource, Targets, background
-from grader.learner.progress import Progress
+from grader.learner.progress import Progress, standings
 from grader.report import json as json_report
 from grader.report import text
 from grader.results import Report, StageResult
@@ -59,7 +59,7 @@ class Watch:
         progress = Progress(course.root)
         self.stage = course.stage(args.stage) if args.stage else _first_unpassed(course, progress)
         self.json = args.format == "json"
-        self.outputs = reports.outputs(args.output, args.format)  # checked before the first grade
+        self.outputs = reports.outputs(list(args.outputs), args.format)  # checked before the first grade
         self.tty = sys.stdout.isatty() and not self.json
         self.colour = text.wants_colour(sys.stdout) and not self.json
         self.events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()  # put() is signal-safe
@@ -198,7 +198,7 @@ class Watch:
         started, self.slow_said = time.monotonic(), False
         try:
             progress = Progress(self.course.root)
-            options = grade.Options(isolate=self.args.isolate, passed=progress.passed_map(),
+            options = grade.Options(isolate=self.args.isolate, passed=standings(self.course, progress).passed_map(),
                                     hidden=not self.args.public_only, cancel=self.cancelled(started))
             options.source = self.fixtures.source(self.stage, grade.cases_to_run(self.stage, options))
             result: StageResult | GraderError = grade.grade_stage(self.course, self.stage, options)
