@@ -63,12 +63,15 @@ class FakeGrader:
     passes: dict[str, int] = field(default_factory=dict)
     calls: list[tuple[str, grade.Options]] = field(default_factory=list)
     during: Callable[[], None] | None = None  # what happens while a grade runs (a newer save...)
+    notes: list[str] = field(default_factory=list)
 
     def grade(self, course: Course, stage: Stage, options: grade.Options) -> StageResult:
         self.calls.append((stage.id, options))
         if self.during is not None:
             self.during()
-        return result(stage, self.passes.get(stage.id, len(stage.cases)))
+        out = result(stage, self.passes.get(stage.id, len(stage.cases)))
+        out.notes.extend(self.notes)
+        return out
 
     def forget(self) -> None:
         pass
@@ -127,6 +130,8 @@ def test_after_a_pass_the_watch_waits_for_n(mini: Course):
     assert watch.stage.id == "double" and "n next" in writer.screen
     watch.dispatch(KeyPressed("n"))
     assert watch.stage.id == "combine" and "Now on combine" in writer.screen
+    watch.dispatch(KeyPressed("r"))  # said with the move's verdict only: its count would go stale
+    assert "Now on combine" not in writer.screen
 
 
 def test_the_pause_after_a_pass_can_be_set(mini: Course):
@@ -216,6 +221,24 @@ def test_the_standings_come_from_this_cycle_s_reading(mini: Course):
     write_student(mini, "double", "def run_double(x):\n    return x + x\n")  # and edits it
     watch.dispatch(KeyPressed("r"))
     assert "double" in grader.calls[-1][1].changed
+
+
+def test_a_verdict_recorded_in_another_shell_regrades_the_stage_that_uses_it(mini: Course):
+    write_student(mini, "double", "def run_double(x):\n    return 2 * x\n")
+    grader = FakeGrader(passes={"combine": 0})
+    watch, writer = start(mini, grader, stage="combine")
+    watch.dispatch(Tick())  # the progress file is as this session left it: no grade
+    assert len(grader.calls) == 1
+    grading.grade_stages(mini, [mini.stage("double")], grading.Settings())  # another shell grades double
+    watch.dispatch(Tick())
+    assert len(grader.calls) == 2 and grader.calls[-1][1].passed["double"] and "1 of 3 stages pass" in writer.screen
+
+
+def test_the_stage_s_notes_stay_on_screen_when_the_report_is_cut(mini: Course):
+    watch, writer = start(mini, FakeGrader(passes={"double": 0}, notes=["Your code uses something that fails"]))
+    writer.rows = 8
+    watch.dispatch(KeyPressed("r"))
+    assert "more lines" in writer.screen and "note Your code uses something that fails" in writer.screen
 
 
 def test_json_mode_writes_one_line_per_verdict_and_notices_apart(mini: Course):

@@ -172,18 +172,30 @@ class Progress:
                                 "and grade again.") from e
 
 
-def files_of(course: Course, stage: Stage) -> list[str]:
-    """The student files a stage's verdict depends on: its own, then those of the stages it uses (transitively)."""
-    out, todo, seen = [stage.student_file], list(stage.depends_on), {stage.id}
+def uses(course: Course, stage: Stage) -> list[Stage]:
+    """The stages a stage depends on, transitively, nearest first."""
+    out: list[Stage] = []
+    todo = list(stage.depends_on)
     while todo:
         dep = course.stage(todo.pop(0))
-        if dep.id in seen:
-            continue
-        seen.add(dep.id)
-        if dep.student_file not in out:
-            out.append(dep.student_file)
-        todo.extend(dep.depends_on)
+        if dep.id != stage.id and dep not in out:
+            out.append(dep)
+            todo.extend(dep.depends_on)
     return out
+
+
+def files_of(course: Course, stage: Stage) -> list[str]:
+    """The student files a stage's verdict depends on: its own, then those of the stages it uses."""
+    return list(dict.fromkeys([stage.student_file, *(dep.student_file for dep in uses(course, stage))]))
+
+
+def stamp(root: Path) -> tuple[int, int, int] | None:
+    """The progress file's (mtime_ns, size, inode): a cheap look at whether someone wrote it."""
+    try:
+        st = layout.progress_file(root).stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
 
 
 def digest(course: Course, stage: Stage, root: Path | None = None) -> str:

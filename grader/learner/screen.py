@@ -7,12 +7,12 @@ stage's instructions a page at a time, and the list of keys).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 import shutil
 import sys
 import textwrap
-from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 from grader.errors import GraderError
@@ -73,7 +73,7 @@ class View(enum.Enum):
     KEYS = "keys"
 
 
-@dataclass
+@dataclasses.dataclass
 class Frame:
     """Everything one screen shows, computed by the watch loop from one reading of the learner's progress."""
 
@@ -81,8 +81,8 @@ class Frame:
     stage: str
     view: View = View.REPORT
     page: int = 0
-    notes: list[str] = field(default_factory=list)  # hints and notices, newest last
-    feedback: list[str] = field(default_factory=list)  # who raised NotImplementedError, the last grade's score
+    notes: list[str] = dataclasses.field(default_factory=list)  # hints and notices, newest last
+    feedback: list[str] = dataclasses.field(default_factory=list)  # the stage's notes, who raised, the last grade
     banner: str | None = None  # a pass, a move to another stage
     status: str = ""  # the course's progress, what is watched, the grade count
     keys: tuple[str, ...] = ()  # the keys offered now, in KEYS order
@@ -196,10 +196,14 @@ def keys_body() -> list[str]:
 
 
 def report_body(title: str, stage: str, last: StageResult | GraderError | None, colour: bool) -> list[str]:
-    """The verdict on screen as lines: the text report, an error, or "grading..." before the first verdict."""
+    """The verdict on screen as lines: the text report, an error, or "grading..." before the first verdict.
+
+    The stage's notes are left to the footer (Frame.feedback), where a report cut to fit cannot hide them.
+    """
     style = Style(colour)
     if isinstance(last, StageResult):
-        return text.render(Report(course=title, stages=[last]), colour=colour).rstrip("\n").split("\n")
+        report = Report(course=title, stages=[dataclasses.replace(last, notes=[])])
+        return text.render(report, colour=colour).rstrip("\n").split("\n")
     if last is not None:
         return [style("ERR   ", "error") + style(f"{stage}: {last}", "bold")]
     return [style(f"grading {stage}...", "dim")]

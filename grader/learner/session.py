@@ -20,12 +20,12 @@ from grader.errors import GraderError
 from grader.learner import commands, grading, screen
 from grader.learner.cases import OutputSaver
 from grader.learner.filewatch import FileSource, Targets
-from grader.learner.progress import Progress, Standings, digest, standings
+from grader.learner.progress import Progress, Standing, Standings, digest, stamp, standings, uses
 from grader.learner.screen import Frame, View, Writer
 from grader.learner.terminal import BACK
 from grader.report import json as json_report
 from grader.report import text
-from grader.results import Report, StageResult
+from grader.results import Report, StageResult, Status
 
 
 class Session:
@@ -49,11 +49,14 @@ class Session:
         self.unrecorded: tuple[StageResult, str, str | None] | None = None  # verdict, its files' digest, waits for
         self.notes: list[str] = []  # hints and notices shown under the report until the stage changes
         self.feedback: list[str] = []
-        self.banner: str | None = None
+        self.banner: str | None = None  # a move to another stage, said with its first verdict
+        self.banner_until = 0
         self.view, self.page, self.instructions = View.REPORT, 0, list[str]()
         self.graded_at, self.took, self.count, self.slow_said = "", 0.0, 0, False
         self.advance_at: float | None = None  # --next-after: when to move on after a new pass
         self.source: FileSource | None = None
+        self.seen: tuple[int, int, int] | None = None  # the progress file as this session last read or wrote it
+        self.graded_with: dict[str, Standing] = {}  # the standings of the stages this one uses, at its grade
         self.handlers: dict[str, Callable[[], None]] = {
             "r": self.grade, "h": self.on_hint, "s": self.on_instructions, "p": self.on_previous,
             "n": self.on_next, "?": self.on_keys, "q": self.on_quit, **dict.fromkeys(BACK, self.on_back)}
@@ -126,9 +129,21 @@ class Session:
 
     def progress(self) -> Progress:
         if self.cycle is None:
+            self.seen = stamp(self.course.root)
             progress = Progress(self.course.root)
             self.cycle = (progress, standings(self.course, progress))
         return self.cycle[0]
+
+    def on_progress(self) -> None:
+        """Idle: another shell wrote the progress file? Grade again if a stage this one uses now stands otherwise.
+
+        So the notes about the stages it uses speak of what they do now.
+        """
+        if stamp(self.course.root) == self.seen:
+            return
+        now = self.standings()
+        if any(now.of[sid] is not was for sid, was in self.graded_with.items()):
+            self.grade()
 
     def standings(self) -> Standings:
         self.progress()
@@ -156,6 +171,7 @@ class Session:
             except GraderError as e:
                 self.on_notice(str(e))
             self.cycle = None
+            self.seen = stamp(self.course.root)
 
     # --- grading --------------------------------------------------------------------------------------------
 
@@ -167,8 +183,9 @@ class Session:
         if any(Path(p).is_relative_to(self.stage.dir) for p in paths):
             self.reload()
         started, self.slow_said = time.monotonic(), False
-        before = digest(self.course, self.stage)
-        options = grading.options(self.settings, self.standings(), self.cancelled(started))
+        before, now = digest(self.course, self.stage), self.standings()
+        self.graded_with = {s.id: now.of[s.id] for s in uses(self.course, self.stage)}
+        options = grading.options(self.settings, now, self.cancelled(started))
         if self.saver is not None:
             options.keep = self.saver.keep(self.stage)
         result: StageResult | GraderError
@@ -189,6 +206,8 @@ class Session:
         if isinstance(result, StageResult):
             said = grading.feedback(self.course, self.stage, result, self.progress())
             self.feedback = said.lines
+            if result.status is Status.TODO and said.waits_for is None and self.keys:
+                self.feedback.append("Press s to read the instructions here, h for a hint.")
             if grading.records(self.settings):
                 self.unrecorded = (result, before, said.waits_for)
             if result.passed:
@@ -213,6 +232,7 @@ class Session:
         """Watch another stage, and grade it at once."""
         self.record()
         self.stage, self.notes, self.feedback, self.banner, self.last = stage, [], [], banner, None
+        self.banner_until = self.count + 1  # said with the move, shown with the first verdict only
         self.view, self.page, self.advance_at = View.REPORT, 0, None
         if self.source is not None:
             self.source.retarget(Targets(self.course.root, stage.id))
@@ -249,7 +269,7 @@ class Session:
         following = commands.next_stage(self.course, shown, after=self.stage)
         body = {View.INSTRUCTIONS: self.instructions, View.KEYS: screen.keys_body()}.get(self.view) or \
             screen.report_body(self.course.title, self.stage.id, self.last, self.colour)
-        banner = self.banner
+        banner = self.banner if self.count <= self.banner_until else None
         if self.passing() and isinstance(self.last, StageResult):
             left = None if self.advance_at is None else max(0.0, self.advance_at - time.monotonic())
             banner = screen.pass_banner(self.stage.id, shown.done, total, following.id if following else None, left)
@@ -258,6 +278,8 @@ class Session:
         offered = {"r", "h", "s", "?", "q"} | ({"p"} if commands.previous_stage(self.course, self.stage) else set())
         if self.passing() and following is not None:
             offered.add("n")
+        noted = self.last.notes if isinstance(self.last, StageResult) else []  # under the report: never cut off
         return Frame(body=body, stage=self.stage.id, view=self.view, page=self.page, notes=self.notes,
-                     feedback=self.feedback, banner=banner, status=status,
+                     feedback=[text.Style(self.colour)("note ", "bold") + n for n in noted] + self.feedback,
+                     banner=banner, status=status,
                      keys=tuple(k for k, _, _ in screen.KEYS if k in offered) if self.keys else ())

@@ -138,8 +138,9 @@ class Watch(Session):
             handler()
 
     def on_tick(self) -> None:
-        """Idle: write the last verdict; after a new pass with --next-after, move on when the pause is over."""
+        """Idle: write the last verdict, look at what other shells recorded; move on when a pause is over."""
         self.record()
+        self.on_progress()
         if self.advance_at is not None and time.monotonic() >= self.advance_at:
             self.advance_at = None
             self.on_next()
