@@ -28,9 +28,8 @@ def public_case(stage: Stage, case_id: str) -> Case:
                          f"expected values. Public cases: {', '.join(public)}")
     if case is None:
         near = difflib.get_close_matches(case_id, public, n=1)
-        raise UsageError(f"no public case '{case_id}' in stage {stage.id}" + (f". Did you mean '{near[0]}'?" if near
-                                                                                else "")
-                         + f" Public cases: {', '.join(public)}")
+        also = f" Did you mean '{near[0]}'?" if near else ""
+        raise UsageError(f"no public case '{case_id}' in stage {stage.id}.{also} Public cases: {', '.join(public)}")
     return case
 
 
@@ -70,8 +69,8 @@ def snippet(course: Course, stage: Stage, case_id: str) -> str:
     if list(expected) == [""]:
         lines.append(f"expected = np.load(FIXTURES / {expected['']['file']!r}){_describe(expected[''])}")
     else:
-        loads = (f"{k!r}: np.load(FIXTURES / {m['file']!r})" for k, m in expected.items())
-        lines.append("expected = {" + ", ".join(loads) + "}")
+        lines += ["expected = {", *(f"    {k!r}: np.load(FIXTURES / {m['file']!r}),{_describe(m)}"
+                                    for k, m in expected.items()), "}"]
     call = ", ".join(f"{p}={p}" for p in fn.params)
     lines += ["",
               f"from {fn.module} import {fn.name}  # after an edit: import importlib, {fn.module}; "
