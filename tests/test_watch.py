@@ -99,8 +99,9 @@ class Screen:
         return ANSI.sub("", self.raw.replace(CLEAR, "\n<screen>\n"))
 
     def screens(self) -> list[str]:
-        """Every screen the watcher drew, oldest first."""
-        return [ANSI.sub("", s).replace("\r", "") for s in self.raw.split(CLEAR)[1:]]
+        """Every screen the watcher drew whole, oldest first (the last one counts once its keys line is in)."""
+        drawn = [ANSI.sub("", s).replace("\r", "") for s in self.raw.split(CLEAR)[1:]]
+        return drawn if not drawn or re.search(r"q quit\n\Z", drawn[-1]) else drawn[:-1]
 
     def wait(self, what: Callable[[], bool], message: str) -> None:
         deadline = time.monotonic() + WAIT

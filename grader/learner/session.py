@@ -43,6 +43,7 @@ class Session:
         self.pending: set[str] = set()
         self.done = False
         self.cycle: tuple[Progress, Standings] | None = None  # this cycle's one reading of the progress file
+        self.seen: tuple[int, int, int] | None = None  # the progress file as this session last read or wrote it
         self.stage = (course.stage(settings.stage) if settings.stage
                       else commands.first_to_work_on(course, self.standings()))
         self.last: StageResult | GraderError | None = None
@@ -55,7 +56,6 @@ class Session:
         self.graded_at, self.took, self.count, self.slow_said = "", 0.0, 0, False
         self.advance_at: float | None = None  # --next-after: when to move on after a new pass
         self.source: FileSource | None = None
-        self.seen: tuple[int, int, int] | None = None  # the progress file as this session last read or wrote it
         self.graded_with: dict[str, Standing] = {}  # the standings of the stages this one uses, at its grade
         self.handlers: dict[str, Callable[[], None]] = {
             "r": self.grade, "h": self.on_hint, "s": self.on_instructions, "p": self.on_previous,
@@ -98,10 +98,10 @@ class Session:
         """Move on to the next stage not passed yet, once this one passes."""
         shown = self.shown()
         following = commands.next_stage(self.course, shown, after=self.stage)
-        if following is None:
-            self.on_notice("every stage passes: there is no stage to move on to")
-        elif not self.passing():
+        if not self.passing():
             self.on_notice(f"`n` moves on once {self.stage.id} passes (p goes back a stage)")
+        elif following is None:
+            self.on_notice("every stage passes: there is no stage to move on to")
         else:
             self.move_to(following, f"{self.stage.id} passes ({shown.done} of {len(self.course.stages)} stages). "
                                     f"Now on {following.id}: press s for its instructions")
