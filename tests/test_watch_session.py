@@ -102,13 +102,15 @@ def test_each_cycle_reads_the_progress_file_once(mini: Course, monkeypatch: pyte
     reads = []
     load = progress.Progress._load
     monkeypatch.setattr(progress.Progress, "_load", lambda self: (reads.append(1), load(self))[1])
-    watch, _ = start(mini, FakeGrader(passes={"double": 1}))
-    for event in (FilesChanged(), KeyPressed("r"), KeyPressed("h"), KeyPressed("?"), Tick(), Notice("hello")):
+    watch, _ = start(mini, FakeGrader(passes={"combine": 0}), stage=None)
+    for event in (FilesChanged(), KeyPressed("r"), KeyPressed("h"), KeyPressed("?"), Tick(), Notice("hello"),
+                  KeyPressed("p"), KeyPressed("n"), KeyPressed("s"), Tick()):
         if isinstance(event, FilesChanged):
             watch.pending = {"student/double.py"}
         reads.clear()
         watch.dispatch(event)
         assert len(reads) <= 1, event
+    assert watch.stage.id == "combine"  # p went back to double, n came here again
 
 
 def test_a_newer_save_during_a_grade_drops_its_verdict(mini: Course):

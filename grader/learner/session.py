@@ -166,11 +166,12 @@ class Session:
         """Write the last verdict to the progress file, with the digest of the files it was given for."""
         pending, self.unrecorded = self.unrecorded, None
         if pending is not None:
+            progress = self.progress()
             try:
-                self.progress().record(*pending)
+                progress.record(*pending)
             except GraderError as e:
                 self.on_notice(str(e))
-            self.cycle = None
+            self.cycle = (progress, standings(self.course, progress))  # what it wrote is what the file holds
             self.seen = stamp(self.course.root)
 
     # --- grading --------------------------------------------------------------------------------------------
