@@ -10,14 +10,18 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.course import layout
 from grader.errors import GraderError, UsageError
 from grader.report import FORMATS
 from grader.results import Report
 
-_TAKES_VALUE = ("--root", "--stage", "--checkpoint", "--format", "--output")
+if TYPE_CHECKING:
+    from grader.course import Course
+    from grader.learner.grading import Settings
+
+_TAKES_VALUE = ("--root", "--stage", "--checkpoint", "--format", "--output", "--save-outputs", "--next-after")
 
 
 def _needs_subcommands(argv: list[str]) -> bool:
@@ -53,14 +57,24 @@ def _parser(subcommands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--output", metavar="FILE", action="append", default=[],
                    help="write the report to FILE (FORMAT=FILE picks a format per file); repeatable")
     p.add_argument("--public-only", action="store_true", help="skip hidden cases even where they exist")
+    p.add_argument("--save-outputs", metavar="DIR", type=Path,
+                   help="write each public case's outputs as DIR/STAGE/CASE/yours.npy beside expected.npy")
+    p.add_argument("--next-after", metavar="SECONDS", type=float,
+                   help="with --watch: move on to the next stage this long after a pass (default: wait for n)")
     if not subcommands:
         p.set_defaults(command=None)
         return p
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name, text in (("show", "print a stage's instructions"), ("hint", "print the next hint for a stage"),
-                       ("reset", "restore a stage's stub (your file is backed up first)")):
+                       ("reset", "restore a stage's stub (your file is backed up first)"),
+                       ("restore", "bring back your file from its newest backup (made by reset)"),
+                       ("inputs", "how to load a public case's inputs and expected output in a REPL or notebook")):
         sp = sub.add_parser(name, help=text)
         sp.add_argument("id", metavar="ID")
+        if name == "restore":
+            sp.add_argument("--from", dest="backup", metavar="NAME", help="this backup instead of the newest")
+        if name == "inputs":
+            sp.add_argument("case", metavar="CASE", help="a public case of the stage")
     fx = sub.add_parser("fixtures", help="build or verify fixtures (course authors)")
     fx.add_argument("action", choices=("build", "verify"))
     fx.add_argument("--stage", dest="fixture_stage", metavar="ID")
@@ -122,58 +136,42 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     root = (args.root or layout.find_root(Path.cwd())).resolve()
     course = load_course(root)
-    if args.command == "show":
-        from grader.course import render
-
-        print(render.instructions(course, course.stage(args.id)), end="")
-        return 0
-    if args.command == "hint":
-        return _hint(course, course.stage(args.id))
-    if args.command == "reset":
-        from grader.learner import commands
-
-        path, saved = commands.reset(course, course.stage(args.id))
-        print(f"restored the stub in {path.relative_to(root)}"
-              + (f"; your previous file is saved as {saved.relative_to(root)}" if saved else ""))
-        return 0
     if args.command == "fixtures":
         return _fixtures(course, args.action, args.fixture_stage)
     if args.command == "check":
         return _check(course, args.check_stage)
     if args.command in ("handout", "batch", "report", "gradescope", "autograde"):
         return _instructor(course, args)
+    if args.command is None and (args.watch or args.stage or args.all):
+        return _grade(course, args)
+    return _learner(course, args)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """The learner's choices, typed, for grader.learner (argparse's Namespace stays here)."""
+    from grader.learner.grading import Settings
+
+    if args.next_after is not None and not args.next_after >= 0:
+        raise UsageError(f"--next-after {args.next_after:g}: give a number of seconds, 0 or more")
+    return Settings(stage=args.stage, isolate=args.isolate, public_only=args.public_only, checkpoint=args.checkpoint,
+                    save_outputs=args.save_outputs, format=args.format, outputs=tuple(args.output), poll=args.poll,
+                    next_after=args.next_after)
+
+
+def _grade(course: Course, args: argparse.Namespace) -> int:
+    """--stage ID, --all, --watch: grade, record each verdict for its files, say what comes next."""
+    from grader.learner import grading
+
     if args.watch:
         from grader.learner import watch
 
-        return watch.main(course, args)
-    if args.stage or args.all:
-        stages = list(course.stages) if args.all else [course.stage(args.stage)]
-        return _grade(course, stages, args)
-    return _overview(course)
-
-
-def _grade(course: Any, stages: list[Any], args: argparse.Namespace) -> int:
-    from grader.judge import grade
-    from grader.learner.progress import Progress
-    from grader.results import Report
-
-    progress = Progress(course.root)
-    if progress.notice:
-        print(progress.notice, file=sys.stderr)
-    results = []
-    for stage in stages:
-        options = grade.Options(isolate=args.isolate, passed=progress.passed_map(), hidden=not args.public_only)
-        if args.checkpoint is not None:
-            from grader.judge import external
-
-            options.source = external.source_for(course, stage, args.checkpoint)
-        result = grade.grade_stage(course, stage, options)
-        results.append(result)
-        if args.checkpoint is None:
-            progress.record(result)
-    report = Report(course=course.title, stages=results)
-    emit(report, args.format, args.output, footer=_next_step(course, progress, stages))
-    return 0 if report.passed else 1
+        return watch.main(course, _settings(args))
+    stages = list(course.stages) if args.all else [course.stage(args.stage)]
+    graded = grading.grade_stages(course, stages, _settings(args))
+    for notice in graded.notices:
+        print(notice, file=sys.stderr)
+    emit(graded.report, args.format, args.output, footer=graded.footer)
+    return 0 if graded.report.passed else 1
 
 
 def emit(report: Report, fmt: str, specs: list[str], footer: list[str] | None = None) -> None:
@@ -188,48 +186,29 @@ def emit(report: Report, fmt: str, specs: list[str], footer: list[str] | None = 
         sys.stdout.write(reports.render(report, fmt))
 
 
-def _next_step(course: Any, progress: Any, graded: list[Any]) -> list[str]:
-    for stage in course.stages:
-        if not progress.passed(stage.id):
-            if stage in graded or progress.status(stage.id) not in (None, "not_started"):
-                return [f"Next: fix {stage.student_file}, then `python -m grader --stage {stage.id} --watch` "
-                        f"(hint: `python -m grader hint {stage.id}`)"]
-            return [f"Next: `python -m grader show {stage.id}`, then `python -m grader --stage {stage.id} --watch`"]
-    return ["Every stage passes. Well done."]
+def _learner(course: Course, args: argparse.Namespace) -> int:
+    """The overview (no command), show, hint, reset, restore, inputs: grader.learner.commands and .cases."""
+    from grader.learner import commands
 
-
-def _overview(course: Any) -> int:
-    from grader.learner.progress import Progress
-
-    progress = Progress(course.root)
-    if progress.notice:
-        print(progress.notice, file=sys.stderr)
-    print(f"{course.title}")
-    label = {"pass": "passed", None: "not started", "not_started": "not started"}
-    done = 0
-    for i, stage in enumerate(course.stages, 1):
-        status = progress.status(stage.id)
-        done += status == "pass"
-        print(f"  {i}. {stage.id:<12} {label.get(status, 'failing'):<12} {stage.title}")
-    print(f"{done} of {len(course.stages)} stages passed.")
-    print("\n".join(_next_step(course, progress, [])))
-    return 0
-
-
-def _hint(course: Any, stage: Any) -> int:
-    from grader.learner.progress import Progress
-
-    progress = Progress(course.root)
-    if not stage.hints:
-        print(f"stage {stage.id} has no hints; `python -m grader show {stage.id}` has the full instructions")
+    if args.command is None:
+        lines, notice = commands.overview(course)
+        if notice:
+            print(notice, file=sys.stderr)
+        print("\n".join(lines))
         return 0
-    index = progress.next_hint(stage.id, len(stage.hints))
-    if index is None:
-        print(f"All {len(stage.hints)} hints for {stage.id} were shown:")
-        for i, h in enumerate(stage.hints, 1):
-            print(f"  {i}. {h}")
-        return 0
-    print(f"Hint {index + 1} of {len(stage.hints)} for {stage.id}: {stage.hints[index]}")
+    stage = course.stage(args.id)
+    if args.command == "show":
+        print(commands.show(course, stage), end="")
+    elif args.command == "hint":
+        print(commands.hint(course, stage))
+    elif args.command == "reset":
+        print(commands.reset_message(course, stage))
+    elif args.command == "restore":
+        print(commands.restore(course, stage, args.backup))
+    else:
+        from grader.learner import cases
+
+        print(cases.snippet(course, stage, args.case), end="")
     return 0
 
 

@@ -172,3 +172,24 @@ def test_a_mistyped_subcommand_is_named(mini):
     proc = run_cli("shwo", "double", cwd=mini.root)
     assert proc.returncode == 2 and "invalid choice: 'shwo'" in proc.stderr and "Traceback" not in proc.stderr
     assert run_cli("--stage", "double", "show", "double", cwd=mini.root).returncode == 0  # option, then command
+
+
+def test_the_learners_tools_from_the_command_line(mini, tmp_path):
+    write_student(mini, "double", CORRECT)
+    inputs = run_cli("inputs", "double", "small", cwd=mini.root)
+    assert inputs.returncode == 0 and "np.load(FIXTURES / 'small/x.npy')" in inputs.stdout
+    hidden = run_cli("inputs", "double", "secret", cwd=mini.root)
+    assert hidden.returncode == 2 and "is hidden" in hidden.stderr
+    saved = run_cli("--stage", "double", "--save-outputs", str(tmp_path / "outs"), cwd=mini.root)
+    assert "for 2 public cases" in saved.stdout and (tmp_path / "outs/double/random/yours.npy").exists()
+    run_cli("reset", "double", cwd=mini.root)
+    restored = run_cli("restore", "double", cwd=mini.root)
+    assert restored.returncode == 0 and (mini.root / "student/double.py").read_text() == CORRECT
+    assert run_cli("--watch", "--next-after", "-1", cwd=mini.root).returncode == 2
+
+
+def test_an_isolated_pass_is_not_recorded(mini):
+    write_student(mini, "combine", "from student.double import run_double\n\n\ndef run_combine(x, y):\n"
+                                   "    return run_double(x) + y\n")
+    assert run_cli("--stage", "combine", "--isolate", cwd=mini.root).returncode == 0
+    assert "combine      not started" in run_cli(cwd=mini.root).stdout

@@ -1,6 +1,9 @@
 """Watch mode, driven like a learner drives it: the real `python -m grader --watch` on a pseudo-terminal.
 
-Every wait is bounded (a few seconds) and every watcher is killed at the end of its test. No test asserts a time.
+One test per key (r, h, n, p, s, ?, q), plus saves as editors make them. The handlers themselves are tested
+without a terminal in test_watch_session.py. Every wait is bounded (a few seconds) and every watcher is killed at
+the end of its test. No test asserts a time, and no test concludes from nothing happening for a while: a negative
+check waits for a positive signal first (a later grade, by its number on the status line).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ def run_gelu(x):
 WRONG = GOOD.replace("0.5 * x", "0.6 * x")  # same size as GOOD: a same-second save keeps mtime-second and size
 LOOP = "def run_gelu(x):\n    while True:\n        pass\n"
 VERDICT = re.compile(r"^(PASS|FAIL|TODO|ERR)\s+gelu", re.M)
+GRADE = re.compile(r" · grade (\d+), ")
 
 
 @pytest.fixture
@@ -95,8 +99,9 @@ class Screen:
         return ANSI.sub("", self.raw.replace(CLEAR, "\n<screen>\n"))
 
     def screens(self) -> list[str]:
-        """Every screen the watcher drew, oldest first."""
-        return [ANSI.sub("", s).replace("\r", "") for s in self.raw.split(CLEAR)[1:]]
+        """Every screen the watcher drew whole, oldest first (the last one counts once its keys line is in)."""
+        drawn = [ANSI.sub("", s).replace("\r", "") for s in self.raw.split(CLEAR)[1:]]
+        return drawn if not drawn or re.search(r"q quit\n\Z", drawn[-1]) else drawn[:-1]
 
     def wait(self, what: Callable[[], bool], message: str) -> None:
         deadline = time.monotonic() + WAIT
@@ -116,10 +121,9 @@ class Screen:
         self.wait(seen, f"no screen starting with {pattern!r}")
         return found[0]
 
-    def settle(self, seconds: float = 0.6) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.read()
+    def grades(self) -> list[int]:
+        """The grade number of every screen that shows one, oldest first."""
+        return [int(m.group(1)) for m in (GRADE.search(s) for s in self.screens()) if m]
 
     def send(self, keys: str) -> None:
         os.write(self.master, keys.encode())
@@ -163,11 +167,97 @@ def save(path: Path, text: str, atomic: bool = False) -> None:
         path.write_text(text)
 
 
+def add_second_stage(course: Path) -> None:
+    """gelu_b: a copy of gelu, after it in the course, with a wrong student/gelu_b.py."""
+    second = course / "stages" / "gelu_b"
+    shutil.copytree(course / "stages" / "gelu", second)
+    (second / "stage.yaml").write_text((second / "stage.yaml").read_text().replace("id: gelu", "id: gelu_b")
+                                       .replace("student.gelu:", "student.gelu_b:"))
+    shutil.copytree(course / "fixtures" / "gelu", course / "fixtures" / "gelu_b")
+    manifest = course / "fixtures" / "gelu_b" / "MANIFEST.json"
+    manifest.write_text(manifest.read_text().replace('"stage": "gelu"', '"stage": "gelu_b"'))
+    with open(course / "course.yaml", "a") as f:
+        f.write("  - id: gelu_b\n    points: 10\n")
+    save(course / "student" / "gelu_b.py", WRONG)
+
+
+# --- one test per key ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["q", "\x03"], ids=["q", "ctrl-c"])
+def test_q_and_ctrl_c_exit_cleanly(watch: Callable[..., Screen], key: str):
+    screen = watch("--stage", "gelu")
+    screen.send(key)
+    assert screen.exit_code() == 0
+    assert "Traceback" not in screen.text and "KeyboardInterrupt" not in screen.text
+
+
+def test_r_grades_again(watch: Callable[..., Screen]):
+    screen = watch("--stage", "gelu")
+    screen.send("r")
+    screen.wait(lambda: 2 in screen.grades(), "no second grade")
+
+
+def test_h_shows_the_next_hint(watch: Callable[..., Screen]):
+    screen = watch("--stage", "gelu")
+    screen.send("h")
+    screen.wait(lambda: "Hint 1 of 3 for gelu:" in screen.text, "no hint shown")
+    screen.send("h")
+    screen.wait(lambda: "Hint 2 of 3 for gelu:" in screen.text, "no second hint")
+
+
+def test_n_moves_on_after_a_pass(course: Path, watch: Callable[..., Screen]):
+    add_second_stage(course)
+    screen = watch()
+    n = len(screen.screens())
+    save(course / "student" / "gelu.py", GOOD)
+    passed = screen.wait_screen(r"PASS  gelu", after=n)
+    assert "gelu passes (1 of 2 stages): press n for the next stage, gelu_b" in passed
+    assert "1 of 2 stages pass" in passed and "watching gelu " in passed
+    screen.send("n")
+    moved = screen.wait_screen(r"FAIL  gelu_b", after=n)
+    assert "gelu passes (1 of 2 stages). Now on gelu_b" in moved and "watching gelu_b " in moved
+
+
+def test_p_goes_back_a_stage(course: Path, watch: Callable[..., Screen]):
+    add_second_stage(course)
+    screen = watch("--stage", "gelu_b")
+    n = len(screen.screens())
+    screen.send("p")
+    back = screen.wait_screen(r"TODO  gelu:", after=n)
+    assert "Back on gelu" in back and "watching gelu " in back
+
+
+def test_s_shows_the_instructions(watch: Callable[..., Screen]):
+    screen = watch("--stage", "gelu")
+    n = len(screen.screens())
+    screen.send("s")
+    shown = screen.wait_screen(r"# gelu_new, GPT-2's activation", after=n)
+    assert "gelu's instructions, page 1 of" in shown
+    n = len(screen.screens())
+    screen.send(" ")
+    screen.wait_screen(r"TODO  gelu", after=n)
+
+
+def test_question_mark_lists_the_keys(watch: Callable[..., Screen]):
+    screen = watch("--stage", "gelu")
+    n = len(screen.screens())
+    screen.send("?")
+    keys = screen.wait_screen(r"Keys", after=n)
+    assert "p   the previous stage" in keys and "--next-after" in keys
+    n = len(screen.screens())
+    screen.send("?")
+    screen.wait_screen(r"TODO  gelu", after=n)
+
+
+# --- saves, polling, following the course ------------------------------------------------------------------
+
+
 def test_a_failing_save_shows_a_failure_then_a_correct_save_passes(course: Path, watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     first = screen.screens()[0]
     assert first.startswith("TODO  gelu: not started")
-    assert re.search(r"r re-run · h hint · q quit\s*$", first), "the keys are the last line"
+    assert re.search(r"r re-run · h hint · s instructions · \? keys · q quit\s*$", first), "the keys come last"
     n = len(screen.screens())
     save(course / "student" / "gelu.py", WRONG)
     failed = screen.wait_screen(r"FAIL  gelu: 0 of 7 cases pass", after=n)
@@ -197,19 +287,12 @@ def test_ten_rapid_saves_end_in_one_verdict_for_the_last_content(course: Path, w
     for i in range(9):
         save(course / "student" / "gelu.py", WRONG + f"# save {i}\n")
     save(course / "student" / "gelu.py", GOOD)
-    screen.wait_screen(r"PASS  gelu", after=n)
-    screen.settle()
-    verdicts = [s for s in screen.screens()[n:] if VERDICT.match(s)]
-    assert len(verdicts) == 1 and verdicts[0].startswith("PASS"), [v.splitlines()[0] for v in verdicts]
-
-
-def test_swap_and_temp_files_are_ignored(course: Path, watch: Callable[..., Screen]):
-    screen = watch("--stage", "gelu")
-    n = len(screen.screens())
-    for name in (".gelu.py.swp", "gelu.py~", ".#gelu.py", "4913", "notes.txt"):
-        (course / "student" / name).write_text("junk")
-    screen.settle()
-    assert len(screen.screens()) == n
+    passed = screen.wait_screen(r"PASS  gelu", after=n)
+    graded = int(GRADE.search(passed).group(1))  # type: ignore[union-attr]
+    (course / "student" / "later.py").write_text("# a later save: its grade comes after any the burst made\n")
+    screen.wait(lambda: max(screen.grades()) > graded, "the later save was not graded")
+    verdicts = [s.split("\n", 1)[0][:4] for s in screen.screens()[n:] if VERDICT.match(s)]
+    assert verdicts == ["PASS", "PASS"] and max(screen.grades()) == graded + 1  # the burst's one, then the later
 
 
 def test_an_endless_loop_times_out_and_the_next_correct_save_passes(course: Path, watch: Callable[..., Screen]):
@@ -231,8 +314,8 @@ def test_a_save_during_an_endless_loop_ends_it_and_grades_the_new_file(course: P
     time.sleep(0.2)
     save(course / "student" / "gelu.py", GOOD)
     screen.wait_screen(r"PASS  gelu", after=n)
-    screen.settle(0.3)
-    assert not [s for s in screen.screens()[n:] if "timeout" in s]  # the endless grade was dropped, not shown
+    # Grades run one after another: a verdict on the endless loop would have been drawn before this one.
+    assert not [s for s in screen.screens()[n:] if "timeout" in s]
 
 
 def test_a_helper_module_edit_takes_effect_on_the_next_save(course: Path, watch: Callable[..., Screen]):
@@ -245,22 +328,6 @@ def test_a_helper_module_edit_takes_effect_on_the_next_save(course: Path, watch:
     n = len(screen.screens())
     helper.write_text("HALF = 0.6\n")
     screen.wait_screen(r"FAIL  gelu", after=n)
-
-
-@pytest.mark.parametrize("key", ["q", "\x03"], ids=["q", "ctrl-c"])
-def test_q_and_ctrl_c_exit_cleanly(watch: Callable[..., Screen], key: str):
-    screen = watch("--stage", "gelu")
-    screen.send(key)
-    assert screen.exit_code() == 0
-    assert "Traceback" not in screen.text and "KeyboardInterrupt" not in screen.text
-
-
-def test_hint_key_shows_the_next_hint(watch: Callable[..., Screen]):
-    screen = watch("--stage", "gelu")
-    screen.send("h")
-    screen.wait(lambda: "Hint 1 of 3:" in screen.text, "no hint shown")
-    screen.send("h")
-    screen.wait(lambda: "Hint 2 of 3:" in screen.text, "no second hint")
 
 
 def test_polling_sees_two_same_size_saves_within_one_second(course: Path, watch: Callable[..., Screen]):
@@ -277,18 +344,9 @@ def test_polling_sees_two_same_size_saves_within_one_second(course: Path, watch:
     screen.wait_screen(r"PASS  gelu", after=n)
 
 
-def test_following_the_course_moves_on_after_a_pass(course: Path, watch: Callable[..., Screen]):
-    second = course / "stages" / "gelu_b"
-    shutil.copytree(course / "stages" / "gelu", second)
-    (second / "stage.yaml").write_text((second / "stage.yaml").read_text().replace("id: gelu", "id: gelu_b")
-                                       .replace("student.gelu:", "student.gelu_b:"))
-    shutil.copytree(course / "fixtures" / "gelu", course / "fixtures" / "gelu_b")
-    manifest = course / "fixtures" / "gelu_b" / "MANIFEST.json"
-    manifest.write_text(manifest.read_text().replace('"stage": "gelu"', '"stage": "gelu_b"'))
-    with open(course / "course.yaml", "a") as f:
-        f.write("  - id: gelu_b\n    points: 10\n")
-    save(course / "student" / "gelu_b.py", WRONG)
-    screen = watch()
+def test_following_the_course_with_a_pause_moves_on_by_itself(course: Path, watch: Callable[..., Screen]):
+    add_second_stage(course)
+    screen = watch("--next-after", "0")
     assert "0 of 2 stages pass" in screen.screens()[0] and "watching gelu " in screen.screens()[0]
     n = len(screen.screens())
     save(course / "student" / "gelu.py", GOOD)
@@ -297,8 +355,7 @@ def test_following_the_course_moves_on_after_a_pass(course: Path, watch: Callabl
     n = len(screen.screens())
     save(course / "student" / "gelu_b.py", GOOD)
     done = screen.wait_screen(r"PASS  gelu_b", after=n)
-    screen.wait(lambda: "All 2 stages pass" in screen.text, "no end-of-course message")
-    assert "2 of 2 stages pass" in done
+    assert "All 2 stages pass. Well done." in done and "2 of 2 stages pass" in done
 
 
 def test_json_lines_without_a_terminal(course: Path):

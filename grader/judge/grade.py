@@ -36,10 +36,13 @@ class Options:
     hidden: bool = True  # run hidden cases when the fixtures have them
     isolate: bool = False  # reference implementations stand in for the stages this one depends on
     passed: dict[str, bool] = field(default_factory=dict)  # what the learner's progress says of other stages
+    changed: frozenset[str] = frozenset()  # stages whose files changed since their last verdict
     cancel: Callable[[], bool] | None = None
     source: CaseSource | None = None  # another source of case data (a learner's checkpoint); fixtures by default
     extra_substitutes: dict[str, dict[str, Callable[..., Any]]] = field(default_factory=dict)  # for `check`
     graded: bool = False  # untrusted submission: the sandbox's stricter setting (see SECURITY.md)
+    # Public cases only: called with (case, the learner's outputs, the expected ones), e.g. for --save-outputs.
+    keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None
 
 
 def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
@@ -114,7 +117,8 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
 def _drift(course: Course, stage: Stage, options: Options, inputs: dict[str, dict[str, Any]],
            results: list[CaseResult]) -> list[str]:
     """For a composed stage, where its first failing public case parts from the reference (judge/drift.py)."""
-    if stage.drift is None or options.graded or options.isolate or options.source is not None:
+    external = options.source is not None and options.source.against is not None  # --checkpoint: no sites
+    if stage.drift is None or options.graded or options.isolate or external:
         return []
     failing = next((r for r in results if r.status is Status.FAIL and not r.hidden), None)
     if failing is None or (options.cancel is not None and options.cancel()):
@@ -153,7 +157,8 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
             result.status = outcome.status
         else:
             assert outcome.value is not None
-            _judge(stage, case, inputs[case.id], outcome.value, source, result, cancel)
+            _judge(stage, case, inputs[case.id], outcome.value, source, result, cancel,
+                   keep=None if case.hidden else options.keep)
         result.points = result.max_points if result.passed else 0.0
         results.append(result)
         if result.status is Status.TIMEOUT and not options.graded:
@@ -163,9 +168,12 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
 
 
 def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np.ndarray], source: CaseSource,
-           result: CaseResult, cancel: Callable[[], bool] | None = None) -> None:
+           result: CaseResult, cancel: Callable[[], bool] | None = None,
+           keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None) -> None:
     fn = stage.function(case.function)
     expected = source.expected(case)
+    if keep is not None:
+        keep(case, value, expected)
     elementwise_input = None
     if fn.elementwise:
         elementwise_input = next((v for v in inputs.values() if isinstance(v, np.ndarray)), None)
@@ -224,7 +232,8 @@ def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: St
         upstream = course.stage_of_module(module)
         if upstream is None or upstream.id == stage.id or options.passed.get(upstream.id, False):
             continue
-        state = "does not pass yet" if upstream.id in options.passed else "has not been graded yet"
+        state = ("has changed since it was last graded" if upstream.id in options.changed
+                 else "does not pass yet" if upstream.id in options.passed else "has not been graded yet")
         notes.append(f"Your code uses {upstream.student_file} (stage '{upstream.id}'), which {state}: "
                      f"check it first with `python -m grader --stage {upstream.id}`, or grade this stage with "
                      f"`--isolate` to put the reference {upstream.id} in its place.")

@@ -1,98 +1,68 @@
-"""The watch loop: grade at once, then again on every save; a small dispatcher over events.
+"""The watch loop: grade at once, then again on every save; a dispatcher over typed events, one handler each.
 
-Three sources post events to one queue: file changes (grader.filewatch, from its own threads), keys (a
-thread reading the terminal) and signals (Ctrl-C). The loop takes one event at a time and calls its named
-handler. Grading runs in this, the main, thread; the learner's code still runs in a forked child (sandbox).
-A file change, `r`, `n` or `q` during a grade sets `interrupt`: the sandbox polls it and stops the child, and
-the result is dropped, since the queued event grades again (the newest files) or quits. So a burst of saves
-ends on one verdict for the last content, and a save graded half-written is superseded by the whole file.
-
-Fixtures are verified once per stage and again whenever a fixture file's stat changes; inputs are kept,
-expected outputs are read after each fork (the child never has them); grade.py keeps decoy outputs.
+Three sources post events to one queue: file changes (learner.filewatch, from its own threads), keys (a thread
+reading the terminal, learner.terminal) and signals (Ctrl-C). The loop takes one event at a time and calls its
+named handler; a quiet spell is a Tick (write the progress file, move on when a pause after a pass is over).
+Grading runs in this, the main, thread (learner.session); the learner's code still runs in a forked child
+(grader.run). A file change, `r`, `n`, `p` or `q` during a grade sets `interrupt`: the sandbox polls it and stops
+the child, and the result is dropped, since the queued event grades again (the newest files) or quits. So a burst
+of saves ends on one verdict for the last content.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import queue
 import signal
 import sys
-import threading
 import time
 import warnings
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from types import FrameType
 
-from grader import fixtures
-from grader import report as reports
-from grader.course import Course, Stage, load_course, stagecode
-from grader.errors import GraderError
-from grader.judge import grade
-from grader.learner.filewatch import FileSource, Targets, background
-from grader.learner.progress import Progress
-from grader.report import json as json_report
+from grader.course import Course
+from grader.learner import grading, screen
+from grader.learner.events import Event, FilesChanged, KeyPressed, Notice, Quit, Tick
+from grader.learner.filewatch import FileSource, Targets
+from grader.learner.screen import Writer
+from grader.learner.session import Session
+from grader.learner.terminal import Keys
 from grader.report import text
-from grader.results import Report, StageResult
 
-KEYS = {"r": "re-run", "h": "hint", "n": "next stage", "q": "quit"}
-INTERRUPTING = {"r", "n", "q"}  # keys that end a running grade
-CLEAR = "\033[H\033[2J\033[3J"
 IDLE = 0.3  # seconds without events before the progress file is written (it syncs to disk: not between saves)
+TICK = 1.0  # seconds the loop waits for an event at most
+INTERRUPTING = {"r", "n", "p", "q"}  # keys that end a running grade
 
 # Forking while the watcher's threads wait is safe here: they hold no lock the child uses.
 warnings.filterwarnings("ignore", message=r".*fork\(\) may lead to deadlocks", category=DeprecationWarning)
 
 
-def main(course: Course, args: Any) -> int:
+def main(course: Course, settings: grading.Settings) -> int:
     """`python -m grader [--stage ID] --watch`: returns 0 when the learner quits (q or Ctrl-C)."""
-    return Watch(course, args).run()
+    as_json = settings.format == "json"
+    return Watch(course, settings, screen.StreamWriter(), tty=sys.stdout.isatty() and not as_json,
+                 keys=sys.stdin.isatty(), colour=text.wants_colour(sys.stdout) and not as_json).run()
 
 
-class Watch:
-    """The state of one watch session and a handler per event."""
+class Watch(Session):
+    """A session driven by events: the loop, the sources that post to it, and the dispatcher."""
 
-    def __init__(self, course: Course, args: Any) -> None:
-        self.course, self.args = course, args
-        self.follow = args.stage is None  # without --stage: follow the course, stage after stage
-        progress = Progress(course.root)
-        self.stage = course.stage(args.stage) if args.stage else _first_unpassed(course, progress)
-        self.json = args.format == "json"
-        self.outputs = reports.outputs(args.output, args.format)  # checked before the first grade
-        self.tty = sys.stdout.isatty() and not self.json
-        self.colour = text.wants_colour(sys.stdout) and not self.json
-        self.events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()  # put() is signal-safe
-        self.interrupt = threading.Event()
-        self.pending: set[str] = set()
-        self.lock = threading.Lock()
-        self.done = False
-        self.last: StageResult | GraderError | None = None
-        self.unrecorded: StageResult | None = None  # written to the progress file once the watcher is idle
-        self.lines: list[str] = []  # hints and notices shown under the report until the stage changes
-        self.banner: str | None = None
-        self.graded_at, self.took, self.slow_said = "", 0.0, False
-        self.keys = sys.stdin.isatty()
-        self.fixtures = _Fixtures(course, self.interrupt.is_set)
-        if progress.notice:
-            self.lines.append(progress.notice)
-        self.source: FileSource | None = None
+    def __init__(self, course: Course, settings: grading.Settings, writer: Writer,
+                 grader: grading.StageGrader | None = None, *, tty: bool = False, keys: bool = False,
+                 colour: bool = False) -> None:
+        super().__init__(course, settings, writer, grader, tty=tty, keys=keys, colour=colour)
+        self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()  # put() is signal-safe
 
     # --- the loop ------------------------------------------------------------------------------------------
 
     def run(self) -> int:
         """Grade, then take events until `q`, Ctrl-C or a signal; always restore the terminal."""
-        restore = _Terminal(self.post_key).start()
+        restore = Keys(self.post_key, [k for k, _, _ in screen.KEYS]).start()
         old = {s: signal.signal(s, self.on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
         try:
-            self.source = FileSource(Targets(self.course.root, self.stage.id), self.on_change, self.on_notice,
-                                     poll=bool(self.args.poll))
+            self.source = FileSource(Targets(self.course.root, self.stage.id), self.on_change, self.post_notice,
+                                     poll=self.settings.poll)
             self.grade()
             while not self.done:
-                try:  # a timeout, so a signal is never missed; a short one while progress waits to be written
-                    self.dispatch(self.events.get(timeout=IDLE if self.unrecorded else 1.0))
-                except queue.Empty:
-                    self.record()
+                self.dispatch(self.next_event())
         finally:
             self.record()
             if self.source is not None:
@@ -100,20 +70,35 @@ class Watch:
             for s, handler in old.items():
                 signal.signal(s, handler)
             restore()
-            _end_children()
+            # TODO(grader.run): a child left by a grade interrupted at exit is ended by the sandbox's own
+            # cleanup (grade.py closes the outcomes; the child dies with its parent). A public
+            # grader.run.sandbox function to end and reap every child would make that explicit here.
         return 0
 
-    def dispatch(self, event: tuple[str, Any]) -> None:
-        """One event, one handler."""
+    def next_event(self) -> Event:
+        """The next event, or a Tick when none came in time (sooner while progress waits to be written)."""
+        timeout = IDLE if self.unrecorded else TICK
+        if self.advance_at is not None:
+            timeout = min(timeout, max(0.0, self.advance_at - time.monotonic()))
+        try:  # a timeout, so a signal is never missed
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            return Tick()
+
+    def dispatch(self, event: Event) -> None:
+        """One event, one handler; the progress file is read (at most) once per event."""
+        self.cycle = None
         match event:
-            case ("files", _):
+            case FilesChanged():
                 self.on_files()
-            case ("key", key):
+            case KeyPressed(key=key):
                 self.on_key(key)
-            case ("notice", line):
-                self.on_notice_shown(line)
-            case ("quit", _):
-                self.done = True
+            case Notice(line=line):
+                self.on_notice(line)
+            case Quit():
+                self.on_quit()
+            case Tick():
+                self.on_tick()
 
     # --- what the sources call (from their own threads, or a signal handler) -------------------------------
 
@@ -122,310 +107,41 @@ class Watch:
         with self.lock:  # together with grade()'s taking of `pending`: a save is either in this grade or ends it
             self.pending |= paths
             self.interrupt.set()
-        self.events.put(("files", None))
+        self.events.put(FilesChanged())
 
-    def on_notice(self, line: str) -> None:
-        """A line to show once, from another thread (e.g. the switch to polling)."""
-        self.events.put(("notice", line))
+    def post_notice(self, line: str) -> None:
+        self.events.put(Notice(line))
 
     def post_key(self, key: str) -> None:
-        """A key from the terminal thread; r, n and q end a running grade."""
         if key in INTERRUPTING:
             self.interrupt.set()
-        self.events.put(("key", key))
+        self.events.put(KeyPressed(key))
 
-    def on_signal(self, signum: int, frame: Any) -> None:
+    def on_signal(self, signum: int, frame: FrameType | None) -> None:
         """Ctrl-C, SIGTERM, SIGHUP: quit cleanly (the sandbox kills a running child)."""
         self.interrupt.set()
-        self.events.put(("quit", signum))
+        self.events.put(Quit(signum))
 
     # --- handlers -------------------------------------------------------------------------------------------
 
     def on_files(self) -> None:
-        """Grade the newest files."""
-        if self.pending:  # an empty set: an earlier wake-up already graded these
+        """Grade the newest files (an empty set: an earlier wake-up already graded these)."""
+        if self.pending:
             self.grade()
 
     def on_key(self, key: str) -> None:
-        """Keys: r re-run, h next hint, n next stage, q quit."""
-        if key == "q":
-            self.done = True
-        elif key == "r":
-            self.grade()
-        elif key == "h":
-            self.on_hint()
-        elif key == "n":
-            self.on_next()
+        """The key's handler (Session.handlers); any key but n and q stays on this stage after a pass."""
+        if key not in ("n", "q"):
+            self.advance_at = None
+        handler = self.handlers.get(key)
+        if handler is not None:
+            handler()
 
-    def on_hint(self) -> None:
-        """Show the next hint (counted in the progress file, like `python -m grader hint`)."""
-        hints = self.stage.hints
-        index = Progress(self.course.root).next_hint(self.stage.id, len(hints)) if hints else None
-        if not hints:
-            line = f"{self.stage.id} has no hints; see `python -m grader show {self.stage.id}`"
-        elif index is None:
-            line = f"All {len(hints)} hints were shown; `python -m grader hint {self.stage.id}` lists them"
-        else:
-            line = f"Hint {index + 1} of {len(hints)}: {hints[index]}"
-        self.on_notice_shown(line)
-
-    def on_next(self) -> None:
-        """Move on to the next stage in the course, once this one passes."""
-        following = self._after(self.stage)
-        if isinstance(self.last, StageResult) and self.last.passed and following is not None:
-            self.switch(following)
-            self.grade()
-        else:
-            self.on_notice_shown("`n` moves on once this stage passes" if following else "no stage follows")
-
-    def on_notice_shown(self, line: str) -> None:
-        """Add a line under the report (stderr in JSON mode, where stdout holds only reports)."""
-        if self.json:
-            print(line, file=sys.stderr, flush=True)
-            return
-        self.lines.append(line)
-        self.show()
-
-    # --- grading --------------------------------------------------------------------------------------------
-
-    def grade(self) -> None:
-        """Grade the current stage and show the verdict, unless a newer event superseded it."""
-        with self.lock:
-            self.interrupt.clear()  # from here on, any save ends this grade
-            paths, self.pending = self.pending, set()
-        if any(Path(p).is_relative_to(self.stage.dir) for p in paths):
-            self.reload()
-        started, self.slow_said = time.monotonic(), False
-        try:
-            progress = Progress(self.course.root)
-            options = grade.Options(isolate=self.args.isolate, passed=progress.passed_map(),
-                                    hidden=not self.args.public_only, cancel=self.cancelled(started))
-            options.source = self.fixtures.source(self.stage, grade.cases_to_run(self.stage, options))
-            result: StageResult | GraderError = grade.grade_stage(self.course, self.stage, options)
-        except GraderError as e:
-            result = e
-        except _Superseded:
-            return
-        except Exception as e:  # a bug of ours: say so, and keep watching
-            result = GraderError(f"the grader itself failed ({type(e).__name__}: {e}); please report this. "
-                                 "The watch goes on: save again, or press r.")
-        if self.interrupt.is_set():
-            return  # superseded: the event that interrupted is queued and grades the newest files
-        self.took, self.graded_at = time.monotonic() - started, time.strftime("%H:%M:%S")
-        self.last = result
-        self.show()
-        if isinstance(result, StageResult):
-            self.unrecorded = result
-            if self.follow and result.passed:
-                self.record()
-                self.advance(Progress(self.course.root))
-
-    def record(self) -> None:
-        """Write the last verdict to the progress file."""
-        result, self.unrecorded = self.unrecorded, None
-        if result is not None:
-            try:
-                Progress(self.course.root).record(result)
-            except OSError as e:
-                self.on_notice_shown(f"could not save your progress: {e}")
-
-    def cancelled(self, started: float) -> Callable[[], bool]:
-        """The sandbox's cancel check (polled while it waits); also says so when a grade runs long."""
-        def check() -> bool:
-            if self.tty and not self.slow_said and time.monotonic() - started > 1.0:
-                self.slow_said = True
-                sys.stdout.write(f"\n  still running after 1 s (stopped at {self.stage.timeout:g} s); "
-                                 "save again to start over\n")
-                sys.stdout.flush()
-            return self.interrupt.is_set()
-        return check
-
-    def advance(self, progress: Progress) -> None:
-        """Following the course: a pass moves on to the first stage not passed yet."""
-        following = _first_unpassed(self.course, progress)
-        done = sum(progress.passed(s.id) for s in self.course.stages)
-        if following.id == self.stage.id or progress.passed(following.id):
-            self.banner = f"All {len(self.course.stages)} stages pass. Well done."
-            self.show()
-            return
-        passed = self.stage.id
-        self.switch(following)
-        self.banner = (f"{passed} passes ({done} of {len(self.course.stages)} stages). "
-                       f"Now on {following.id}: `python -m grader show {following.id}`")
-        self.grade()
-
-    def switch(self, stage: Stage) -> None:
-        """Watch another stage."""
+    def on_tick(self) -> None:
+        """Idle: write the last verdict, look at what other shells recorded; move on when a pause is over."""
         self.record()
-        self.stage, self.lines, self.banner, self.last = stage, [], None, None
-        if self.source is not None:
-            self.source.retarget(Targets(self.course.root, stage.id))
-
-    def reload(self) -> None:
-        """The stage's own files changed: read the course again and forget its imported code."""
-        stagecode.forget(self.stage.id)
-        self.fixtures.clear()
-        try:
-            self.course = load_course(self.course.root)
-            self.stage = self.course.stage(self.stage.id)
-        except GraderError as e:
-            self.on_notice_shown(f"error: {e}")
-
-    # --- output ---------------------------------------------------------------------------------------------
-
-    def show(self) -> None:
-        """Redraw: the verdict line first, the case report, hints and notices, then the keys."""
-        result = self.last
-        if self.json:
-            if isinstance(result, StageResult):
-                out = json_report.render(Report(course=self.course.title, stages=[result]), indent=None)
-            elif result is not None:
-                out = json.dumps({"course": self.course.title, "stage": self.stage.id,
-                                  "error": str(result)}) + "\n"
-            else:
-                return
-            sys.stdout.write(out)
-            sys.stdout.flush()
-            self.write_outputs(result)
-            return
-        style = text.Style(self.colour)
-        if isinstance(result, StageResult):
-            body = text.render(Report(course=self.course.title, stages=[result]), colour=self.colour)
-        elif result is not None:
-            body = style("ERR   ", "error") + style(f"{self.stage.id}: {result}", "bold") + "\n"
-        else:
-            body = style(f"grading {self.stage.id}...", "dim") + "\n"
-        sys.stdout.write((CLEAR if self.tty else "\n") + body + "\n".join(self.footer(style)) + "\n")
-        sys.stdout.flush()
-        self.write_outputs(result)
-
-    def footer(self, style: text.Style) -> list[str]:
-        """Lines under the report: hints and notices, the course's progress, and the keys on the last line."""
-        progress = Progress(self.course.root)  # the result on screen counts even before it is recorded
-        here = self.last.passed if isinstance(self.last, StageResult) else progress.passed(self.stage.id)
-        done = here + sum(progress.passed(s.id) for s in self.course.stages if s.id != self.stage.id)
-        total = len(self.course.stages)
-        lines = [""] + self.lines[-6:]
-        if self.banner:
-            lines.append(style(self.banner, "bold"))
-        mode = self.source.mode if self.source else "events"
-        when = f" · graded at {self.graded_at} in {self.took * 1000:.0f} ms" if self.graded_at else ""
-        lines.append(style(f"{done} of {total} stages pass [{'#' * done}{'.' * (total - done)}]{when}"
-                           f" · watching {self.stage.id} ({mode})", "dim"))
-        if self.keys:
-            passed = isinstance(self.last, StageResult) and self.last.passed
-            keys = [k for k in KEYS if k != "n" or (passed and self._after(self.stage))]
-            lines.append(" · ".join(style(k, "bold") + f" {KEYS[k]}" for k in keys))
-        return lines
-
-    def write_outputs(self, result: StageResult | GraderError | None) -> None:
-        """--output files, rewritten (atomically) on every grade."""
-        if self.outputs and isinstance(result, StageResult):
-            reports.write(Report(course=self.course.title, stages=[result]), self.outputs)
-
-    def _after(self, stage: Stage) -> Stage | None:
-        order = list(self.course.stages)
-        at = next(i for i, s in enumerate(order) if s.id == stage.id)
-        return order[at + 1] if at + 1 < len(order) else None
-
-
-def _first_unpassed(course: Course, progress: Progress) -> Stage:
-    return next((s for s in course.stages if not progress.passed(s.id)), course.stages[-1])
-
-
-class _Fixtures:
-    """A stage's verified fixtures, kept until a fixture or stage file's stat (mtime_ns, size, inode) changes."""
-
-    def __init__(self, course: Course, cancelled: Callable[[], bool]) -> None:
-        self.course, self.cancelled = course, cancelled
-        self.key: tuple[Any, ...] | None = None
-        self.kept: _Source | None = None
-
-    def clear(self) -> None:
-        self.key, self.kept = None, None
-
-    def source(self, stage: Stage, cases: tuple[Any, ...]) -> _Source:
-        targets = Targets(self.course.root, stage.id)
-        student = str(targets.student)
-        key = (stage, cases, tuple(sorted((p, s.st_mtime_ns, s.st_size, s.st_ino) for p, s in targets.files()
-                                          if not p.startswith(student))))
-        if key != self.key or self.kept is None:
-            self.kept = _Source(fixtures.StageFixtures(self.course, stage, cases), self.cancelled)
-            self.key = key
-        return self.kept
-
-
-class _Superseded(Exception):
-    """A newer event came while the grader compared outputs: the rest of the grade is not wanted."""
-
-
-class _Source:
-    """Verified fixtures (inputs kept by StageFixtures); expected outputs are read on each call (after the fork).
-
-    Asked for a case's expected output after a newer event, it ends the grade: the sandbox stops the child when
-    cancelled, but comparing (and matching known mistakes) happens here, case by case, and can take longer.
-    """
-
-    def __init__(self, verified: fixtures.StageFixtures, cancelled: Callable[[], bool]) -> None:
-        self.verified, self.cancelled = verified, cancelled
-
-    def expected(self, case: Any) -> Any:
-        if self.cancelled():
-            raise _Superseded
-        return self.verified.expected(case)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.verified, name)
-
-
-class _Terminal:
-    """Keys without Enter: the terminal in cbreak mode (no echo; Ctrl-C stays a signal), a reader thread."""
-
-    def __init__(self, post: Callable[[str], None]) -> None:
-        self.post = post
-
-    def start(self) -> Callable[[], None]:
-        if not sys.stdin.isatty():
-            return lambda: None
-        import termios
-
-        fd = sys.stdin.fileno()
-        saved = termios.tcgetattr(fd)
-        mode = termios.tcgetattr(fd)
-        mode[3] &= ~(termios.ICANON | termios.ECHO)
-        mode[6][termios.VMIN], mode[6][termios.VTIME] = 1, 0
-        termios.tcsetattr(fd, termios.TCSANOW, mode)
-        background(self.read, fd)
-        return lambda: termios.tcsetattr(fd, termios.TCSANOW, saved)
-
-    def read(self, fd: int) -> None:
-        while True:
-            try:
-                data = os.read(fd, 64)
-            except OSError:
-                return
-            if not data:
-                return
-            for key in data.decode(errors="ignore").lower():
-                if key in KEYS:
-                    self.post(key)
-
-
-def _end_children() -> None:
-    """Kill any child an interrupted grade left behind (each leads its own process group)."""
-    for task in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
-        try:
-            pids = [int(p) for p in task.read_text().split()]
-        except (OSError, ValueError):
-            continue
-        for pid in pids:
-            for kill in (os.killpg, os.kill):
-                try:
-                    kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
+        self.on_progress()
+        if self.advance_at is not None and time.monotonic() >= self.advance_at:
+            self.advance_at = None
+            self.on_next()
 
