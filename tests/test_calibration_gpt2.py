@@ -29,10 +29,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grader.judge import compare
-from grader.course import stagecode
-from grader.course import Course, Tolerance, load_course
+from grader.course import Course, Tolerance, load_course, stagecode
 from grader.fixtures import StageFixtures
+from grader.judge import compare
+
+pytestmark = pytest.mark.slow  # every correct implementation and decoy on every case: about a minute
 
 ROOT = Path(__file__).resolve().parents[1]
 PASS_MARGIN = 10.0
@@ -230,39 +231,6 @@ def weights_input(path: Path, prefix: str) -> dict[str, np.ndarray]:
             if k.startswith(prefix) and not k.endswith((".attn.bias", ".attn.masked_bias"))}
 
 
-def intended_cases(stage_id: str, artifacts: Path) -> list[Case]:
-    """The cases of a stage the grader cannot read yet, made as `fixtures build` will make them."""
-    import yaml
-
-    from grader.course import InputSpec
-    from grader.fixtures import make_input
-
-    sdir = ROOT / "stages" / stage_id
-    doc = yaml.safe_load((sdir / "stage.yaml").read_text())
-    (fn_name, fn), = doc["functions"].items()
-    reference = getattr(_module(sdir / "reference.py"), fn["reference"])
-    generators = _module(sdir / "inputs.py") if (sdir / "inputs.py").exists() else None
-    out = []
-    for c in doc["cases"]:
-        inputs: dict[str, Any] = {}
-        for name in fn["params"]:
-            spec = c["inputs"][name]
-            if "weights" in spec:
-                inputs[name] = weights_input(artifacts / spec["weights"], spec.get("prefix", ""))
-            elif "generate" in spec:
-                kwargs = {k: v for k, v in spec.items() if k not in ("generate", "seed")}
-                assert generators is not None
-                inputs[name] = np.asarray(getattr(generators, spec["generate"])(np.random.RandomState(spec["seed"]),
-                                                                                  **kwargs))
-            else:
-                kind = next(k for k in ("values", "value", "random") if k in spec)
-                inputs[name] = make_input(None, InputSpec(name, kind, spec), artifacts)  # type: ignore[arg-type]
-        tol = c.get("tolerance", doc["tolerance"])
-        expected = np.asarray(reference(**{k: _upcast(v) for k, v in inputs.items()}), dtype=np.float64)
-        out.append(Case(c["id"], inputs, expected, Tolerance(float(tol["atol"]), float(tol["rtol"]))))
-    return out
-
-
 @pytest.fixture(scope="module")
 def course() -> Course:
     return load_course(ROOT)
@@ -283,13 +251,9 @@ _CASES: dict[str, list[Case]] = {}
 
 def cases_of(course: Course, stage_id: str, artifacts: Path | None = None) -> list[Case]:
     if stage_id not in _CASES:
-        if stage_id in FIXTURE_STAGES:
-            stage = course.stage(stage_id)
-            data = StageFixtures(course, stage)
-            _CASES[stage_id] = [Case(c.id, data.inputs(c), data.expected(c)[""], c.tolerance) for c in stage.cases]
-        else:
-            assert artifacts is not None
-            _CASES[stage_id] = intended_cases(stage_id, artifacts)
+        stage = course.stage(stage_id)
+        data = StageFixtures(course, stage)
+        _CASES[stage_id] = [Case(c.id, data.inputs(c), data.expected(c)[""], c.tolerance) for c in stage.cases]
     return _CASES[stage_id]
 
 

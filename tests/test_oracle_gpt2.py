@@ -23,11 +23,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grader.course import stagecode
-from grader.course import Course, load_course
+from grader.course import Course, load_course, stagecode
 from grader.fixtures import StageFixtures
 
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.oracle, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
 MASKS = (".attn.bias", ".attn.masked_bias")

@@ -113,7 +113,8 @@ def test_redacted_keeps_only_what_the_policy_names() -> None:
     default = CaseResult("s", "c", "f", Status.FAIL)
     filled = CaseResult("s", "c", "f", Status.FAIL, hidden=True, comparisons=[Comparison(ok=False)], message="m",
                         notes=["n"], stdout="o", stderr="e", stdout_cut_lines=1, stderr_cut_lines=1,
-                        returned="list", seconds=1.0, weight=2.0, points=1.0, diagnosis="d", diagnosis_hint="h")
+                        returned="list", seconds=1.0, weight=2.0, points=1.0, diagnosis="d", diagnosis_hint="h",
+                        raised_in="student/x.py:f", where="student/x.py:1  loop", isolation="jail")
     assert all(getattr(filled, f.name) != getattr(default, f.name) or f.name in ("stage", "case", "function",
                                                                                  "status", "max_points", "atol",
                                                                                  "rtol")

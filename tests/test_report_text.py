@@ -133,7 +133,7 @@ def test_identical_output_is_shown_once() -> None:
                         stdout="debug\n" * 3) for i in range(3)]
     rows = render(report_of(*cases), 120, None, verbose=True)
     assert sum(r.strip() == "| debug" for r in rows) == 3
-    assert sum("your code printed (stdout) the same as in case case_0" in r for r in rows) == 2
+    assert sum("your code printed the same as in case case_0" in r for r in rows) == 2
 
 
 # --- what the runner cut, what was returned ------------------------------------------------------------------------

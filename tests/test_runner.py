@@ -294,7 +294,7 @@ def test_a_timeout_names_the_learners_line(mini):
     assert case.status is Status.TIMEOUT
     assert case.where is not None and case.where.startswith("student/double.py:"), case.where
     assert case.where.split(":")[1].split()[0] in ("3", "4") and "i" in case.where
-    assert case.where in case.message
+    assert case.where.split()[0] in case.message
 
 
 def test_not_started_names_the_function_that_raised(mini):

@@ -27,7 +27,7 @@ class Values:
 
 @dataclass(frozen=True)
 class Value:
-    """A plain scalar or text, passed as it is (a layer index, n_head)."""
+    """A plain scalar or text, passed as it is (a layer index, a number of heads, a prompt)."""
 
     value: int | float | str | bool
 

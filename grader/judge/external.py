@@ -58,7 +58,7 @@ class ExternalSource:
                  bounds: dict[str, int], prefix: str = "", values: dict[str, Any] | None = None,
                  cache: Path | None = None) -> None:
         self.stage, self.path, self.last_axis, self.prefix = stage, path, last_axis, prefix
-        self.values = values or {}  # value inputs the file decides (a model's n_head, from its config.json)
+        self.values = values or {}  # value inputs the file decides (a model's head count, from its config)
         self.cache = cache  # where expected outputs are kept, per file digest, case and reference code
         self.notices: list[str] = []
         self._inputs: dict[str, dict[str, Any]] = {}

@@ -181,7 +181,7 @@ def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np
     if fn.check is not None and not any(c.problem for c in result.comparisons):
         _check(stage, fn.check, inputs, value, result)
     result.status = Status.PASS if all(c.ok for c in result.comparisons) else Status.FAIL
-    want = source.dtype(case)
+    want = None if result.returned else source.dtype(case)  # a list or tuple became float64 on its way here
     for key, array in value.items():
         if want and array.dtype.kind == "f" and str(array.dtype) != want:
             where = f" for '{key}'" if key else ""

@@ -175,7 +175,7 @@ def detail(case: CaseResult, same_frames: str | None = None) -> Detail:
 def _comparison_detail(comp: Comparison, case: CaseResult, named: bool) -> tuple[list[str], list[str]]:
     """The worst element and its input (what stays with the case's line), then the other numbers.
 
-    `named`: not the comparison the case's line speaks of, so its own line first ('c_proj.bias': ...), the rest
+    `named`: not the comparison the case's line speaks of, so its own line first (its output's key), the rest
     indented under it.
     """
     if comp.problem or comp.worst is None:
@@ -215,12 +215,13 @@ def printed(case: CaseResult, style: Style, limit: int | None, same_as: dict[tup
         if not text.strip() and not cut:
             continue
         earlier = same_as.setdefault((name, text), case.case)
+        label = "" if name == "stdout" and not case.stderr else f" ({name})"  # one stream: stdout and stderr as written
         if earlier != case.case:
-            out.append(style(f"your code printed ({name}) the same as in case {earlier}", "dim"))
+            out.append(style(f"your code printed{label} the same as in case {earlier}", "dim"))
             continue
         lines = text.rstrip().splitlines()
         shown = lines if limit is None else lines[:limit]
-        out.append(style(f"your code printed ({name}):", "dim"))
+        out.append(style(f"your code printed{label}:", "dim"))
         out += [("  | " + safe(line)).rstrip() for line in shown]
         more = len(lines) - len(shown) + cut
         if more:

@@ -213,7 +213,8 @@ class _Reader:
 
     def _timeout(self) -> Outcome:
         where = _stack(self.proc, self.source_dir)
-        at = f" It was at {where}." if where else ""
+        spot, _, line = (where or "").partition("  ")
+        at = f" It was at {spot}" + (f" ({line})." if line else ".") if where else ""
         return self._final(Status.TIMEOUT, f"took longer than {self.limits.timeout:g} s and was stopped.{at} Look "
                            "for a loop that never ends, or work that grows much faster than the input.", where)
 
