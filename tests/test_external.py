@@ -47,3 +47,32 @@ def test_weights_are_read_once_and_shared_by_every_case(tmp_path):
     stage = course.stage("checkpoint")
     source = external.source_for(course, stage, ROOT / "fixtures" / "checkpoint" / "artifacts" / "model.safetensors")
     assert source._weights == {}  # the checkpoint stage's learners open the file themselves
+
+
+def test_gpt2_on_a_learners_own_model_folder(tmp_path):
+    """--checkpoint for the whole model: n_head from the config.json beside the weights; logits as the fixture's."""
+    import json
+
+    import numpy as np
+    import pytest
+
+    from grader.errors import UsageError
+
+    course = load_course(copy_course(ROOT, tmp_path / "course"))
+    stage = course.stage("gpt2")
+    mine = tmp_path / "my-gpt2"
+    mine.mkdir()
+    shutil.copy(ROOT / "fixtures" / "gpt2" / "artifacts" / "trained-like" / "model.safetensors", mine)
+    with pytest.raises(UsageError, match="no config.json beside it"):
+        external.source_for(course, stage, mine)
+    (mine / "config.json").write_text(json.dumps({"n_head": 4}))
+    source = external.source_for(course, stage, mine)
+    assert "4 heads" in (source.against or "")
+    stored = fixtures.StageFixtures(course, stage)
+    case = next(c for c in stage.cases if c.id.startswith("trained") and not c.hidden)
+    assert source.inputs(case)["n_head"] == 4 and sorted(source.inputs(case)["params"]) == sorted(
+        stored.inputs(case)["params"])
+    assert np.allclose(source.expected(case)[""], stored.expected(case)[""], rtol=1e-12, atol=1e-12)
+    (mine / "config.json").write_text(json.dumps({"n_head": 5}))
+    with pytest.raises(UsageError, match="does not divide"):
+        external.source_for(course, stage, mine)

@@ -14,7 +14,18 @@ from typing import Any
 
 from grader.course import inputs, layout
 from grader.course.inputs import DTYPES
-from grader.course.model import FORMAT_VERSION, Artifact, Case, Course, Decoy, External, Function, Stage, Tolerance
+from grader.course.model import (
+    FORMAT_VERSION,
+    Artifact,
+    Case,
+    Course,
+    Decoy,
+    External,
+    Function,
+    Stage,
+    Tolerance,
+    Weights,
+)
 from grader.course.where import Where, describe, line_of
 from grader.course.yamlio import YList, YMap, read_yaml
 from grader.errors import CourseError
@@ -145,6 +156,7 @@ def _external(w: Where, m: YMap, sdir: Path, cases: tuple[Case, ...]) -> Externa
         return None
     e = w.fields(m["external"], "external", {"artifacts": list, "open": str}, {})
     used = {s.source.artifact for c in cases for s in c.inputs if isinstance(s.source, Artifact)}
+    used |= {s.source.weights for c in cases for s in c.inputs if isinstance(s.source, Weights)}
     names = _strings(w, e, "artifacts")
     if not names or not set(names) <= used:
         raise w.fail(line_of(e, "artifacts"), f"external.artifacts must name artifacts the cases read "
