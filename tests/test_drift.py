@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from grader import fixtures
 from grader.course import load_course
 from grader.judge import grade
@@ -113,3 +115,96 @@ def test_nothing_runs_when_the_stage_passes_or_only_a_hidden_case_fails(tmp_path
     result = grade.grade_stage(course, course.stage("affine"))
     assert [c.passed for c in result.cases] == [True, False]
     assert not [n for n in result.notes if n.startswith("Drift:")]
+
+
+# --- the drift locator on the real course: one component broken inside an otherwise correct GPT-2 -------------------
+
+LAYERNORM = """import numpy as np
+
+
+def run_layernorm(x, weight, bias):
+    mean = x.mean(-1, keepdims=True)
+    var = x.var(-1, keepdims=True)
+    return weight * (x - mean) / np.sqrt(var + 1e-5) + bias
+"""
+ATTENTION = """import numpy as np
+
+
+def run_attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head):
+    T, C = x.shape[-2], x.shape[-1]
+    q, k, v = np.split(x @ c_attn_weight + c_attn_bias, 3, axis=-1)
+    heads = lambda t: t.reshape(*t.shape[:-1], n_head, C // n_head).swapaxes(-2, -3)
+    q, k, v = heads(q), heads(k), heads(v)
+    scores = q @ k.swapaxes(-1, -2) / np.sqrt(C // n_head)
+    scores = np.where(np.tri(T, dtype=bool), scores, -np.inf)
+    w = np.exp(scores - scores.max(-1, keepdims=True))
+    w = w / w.sum(-1, keepdims=True)
+    out = (w @ v).swapaxes(-2, -3).reshape(*x.shape)
+    return out @ c_proj_weight + c_proj_bias
+"""
+MLP = """import numpy as np
+
+
+def run_mlp(x, c_fc_weight, c_fc_bias, c_proj_weight, c_proj_bias):
+    h = x @ c_fc_weight + c_fc_bias
+    h = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))
+    return h @ c_proj_weight + c_proj_bias
+"""
+BLOCK = """from student.attention import run_attention
+from student.layernorm import run_layernorm
+from student.mlp import run_mlp
+
+
+def run_block(x, params, n_head):
+    p = params
+    a = run_attention(run_layernorm(x, p["ln_1.weight"], p["ln_1.bias"]), p["attn.c_attn.weight"],
+                      p["attn.c_attn.bias"], p["attn.c_proj.weight"], p["attn.c_proj.bias"], n_head)
+    x = x + a
+    m = run_mlp(run_layernorm(x, p["ln_2.weight"], p["ln_2.bias"]), p["mlp.c_fc.weight"], p["mlp.c_fc.bias"],
+                p["mlp.c_proj.weight"], p["mlp.c_proj.bias"])
+    return x + m
+"""
+GPT2 = """import numpy as np
+
+from student.block import run_block
+from student.layernorm import run_layernorm
+
+
+def run_gpt2(token_ids, params, n_head):
+    x = params["wte.weight"][token_ids] + params["wpe.weight"][np.arange(token_ids.shape[-1])]
+    n_layer = len({k.split(".")[1] for k in params if k.startswith("h.")})
+    for i in range(n_layer):
+        x = run_block(x, {k[len(f"h.{i}."):]: v for k, v in params.items() if k.startswith(f"h.{i}.")}, n_head)
+    x = run_layernorm(x, params["ln_f.weight"], params["ln_f.bias"])
+    return x @ params["wte.weight"].T
+"""
+CORRECT = {"layernorm": LAYERNORM, "attention": ATTENTION, "mlp": MLP, "block": BLOCK, "gpt2": GPT2}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("broken, change, site, mistake", [
+    ("layernorm", ("np.sqrt(var + 1e-5)", "(np.sqrt(var) + 1e-5)"), "block 0 · ln_1", "eps_outside_sqrt"),
+    ("attention", ("np.sqrt(C // n_head)", "np.sqrt(C)"), "block 0 · attention", "scale_sqrt_n_embd"),
+    ("block", ("    x = x + a\n", "    x = run_layernorm(x, p['ln_1.weight'], p['ln_1.bias']) + a\n"), "block 0 is the",
+     None),
+    ("gpt2", ("    x = run_layernorm(x, params[\"ln_f.weight\"], params[\"ln_f.bias\"])\n", ""), "run_gpt2 itself",
+     None),
+])
+def test_the_first_wrong_component_of_a_gpt2_is_named(tmp_path, broken, change, site, mistake):
+    from tests.conftest import ROOT, copy_course
+
+    course = load_course(copy_course(ROOT, tmp_path / "course"))
+    for stage_id, source in CORRECT.items():
+        if stage_id == broken:
+            assert change[0] in source
+            source = source.replace(*change)
+        (course.root / "student" / f"{stage_id}.py").write_text(source)
+    result = grade.grade_stage(course, course.stage("gpt2"))
+    assert not result.passed
+    drift = [n for n in result.notes if n.startswith("Drift:")]
+    assert len(drift) == 1, result.notes
+    assert site in drift[0], drift[0]
+    if mistake:
+        assert f"It looks like {mistake}" in drift[0], drift[0]
+    if broken == "block":
+        assert "Its parts (run_attention, run_layernorm, run_mlp) agree there" in drift[0]
