@@ -21,7 +21,7 @@ from grader import fixtures, fsutil
 from grader.course import stagecode
 from grader.course.model import Case, Stage
 
-Key = tuple[str, str, str, str]  # stage folder, case id, decoy function, input digest
+Key = tuple[str, str, str, str]  # decoys.py version, case id, decoy function, input digest
 Outputs = dict[str, np.ndarray]
 
 
@@ -63,7 +63,8 @@ class DecoyCache:
     def producer(self, stage: Stage, case: Case, name: str, inputs: Lazy,
                  digest: str | None) -> Callable[[], Outputs]:
         """A function giving decoy `name`'s outputs on `case`, from memory, disk, or by running it once."""
-        key = (str(stage.dir), case.id, name, digest or "")
+        version = stagecode.load(stage, "decoys.py").__name__  # names the file's path, mtime and size: an edit
+        key = (version, case.id, name, digest or "")  # of decoys.py is a new key, in memory and on disk
         disk = self.disk if digest and case.hidden else None
 
         def produce() -> Outputs:

@@ -50,3 +50,29 @@ def ln_2_inside(checkpoint, layer, x):
     normed = (x - mean) / np.sqrt(variance + 1e-5) * t[f"h.{layer}.ln_2.weight"] + t[f"h.{layer}.ln_2.bias"]
     w = _tensors(checkpoint, [f"h.{layer}.mlp.{k}" for k in MLP_KEYS])
     return _mlp(normed, {k: w[f"h.{layer}.mlp.{k}"] for k in MLP_KEYS})
+
+
+def _unshifted(checkpoint, layer):
+    """A hand-written safetensors reader that takes data_offsets from the start of the file, not of the data."""
+    import json
+    import struct
+
+    with open(checkpoint, "rb") as f:
+        data = f.read()
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + n])
+    prefix = "transformer." if "transformer.wte.weight" in header else ""
+    out = {}
+    for name in MLP_KEYS:
+        meta = header[f"{prefix}h.{layer}.mlp.{name}"]
+        start, end = meta["data_offsets"]  # relative to the data, which begins at 8 + n: the shift is missing
+        out[name] = np.frombuffer(data[start:end], dtype=np.float32).reshape(meta["shape"])
+    return out
+
+
+def offsets_not_shifted(checkpoint, layer):
+    return _unshifted(checkpoint, layer)
+
+
+def offsets_not_shifted_mlp(checkpoint, layer, x):
+    return _mlp(x, _unshifted(checkpoint, layer))
