@@ -275,3 +275,27 @@ def test_swap_and_temp_files_are_never_reported(tmp_path: Path):
         assert all(Path(p).name == "gelu.py" for c in changes for p in c), changes
     finally:
         source.stop()
+
+
+def test_a_grade_that_takes_a_while_marks_the_verdict_on_screen_out_of_date(mini: Course,
+                                                                            monkeypatch: pytest.MonkeyPatch):
+    from grader.learner import session
+
+    grader = FakeGrader(passes={"double": 1})
+    watch, writer = start(mini, grader)
+    assert "grade 1," in writer.screen
+    screens: list[str] = []
+
+    def slow() -> None:  # the sandbox polls the cancel check while the learner's code runs
+        options = grader.calls[-1][1]
+        assert options.cancel is not None
+        monkeypatch.setattr(session, "STALE_AFTER", 0.0)
+        options.cancel()
+        screens.append(writer.screen)
+
+    grader.during = slow
+    watch.pending = {str(mini.root / "student" / "double.py")}
+    watch.dispatch(FilesChanged())
+    assert "grading your last save... (grade 1 above is for the files before it)" in screens[0]
+    assert "FAIL  double: 1 of 3" in screens[0]  # the old verdict stays, marked
+    assert "grade 2," in writer.screen and "grading your last save" not in writer.screen

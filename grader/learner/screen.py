@@ -219,7 +219,10 @@ def pass_banner(stage: str, done: int, total: int, following: str | None, second
     return f"{passes}: press n for the next stage, {following}"
 
 
-def status_line(done: int, total: int, stage: str, mode: str, count: int, graded_at: str, took: float) -> str:
-    """The course's progress, what is watched, and which grade this is."""
+def status_line(done: int, total: int, stage: str, mode: str, count: int, graded_at: str, took: float,
+                stale: bool = False) -> str:
+    """The course's progress, what is watched, and which grade this is (or that the one shown is out of date)."""
     when = f" · grade {count}, {graded_at}, {took * 1000:.0f} ms" if count else ""
+    if stale:
+        when = f" · grading your last save... (grade {count} above is for the files before it)"
     return f"{done} of {total} stages pass [{'#' * done}{'.' * (total - done)}] · watching {stage} ({mode}){when}"

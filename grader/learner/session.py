@@ -27,6 +27,8 @@ from grader.report import json as json_report
 from grader.report import text
 from grader.results import Report, StageResult, Status
 
+STALE_AFTER = 0.1  # seconds a grade runs before the verdict on screen is marked out of date
+
 
 class Session:
     """The state of one watch session and a handler per key."""
@@ -54,6 +56,7 @@ class Session:
         self.banner_until = 0
         self.view, self.page, self.instructions = View.REPORT, 0, list[str]()
         self.graded_at, self.took, self.count, self.slow_said = "", 0.0, 0, False
+        self.stale = False  # a grade is running and has taken a while: the verdict on screen is out of date
         self.advance_at: float | None = None  # --next-after: when to move on after a new pass
         self.source: FileSource | None = None
         self.graded_with: dict[str, Standing] = {}  # the standings of the stages this one uses, at its grade
@@ -183,7 +186,7 @@ class Session:
             paths, self.pending = self.pending, set()
         if any(Path(p).is_relative_to(self.stage.dir) for p in paths):
             self.reload()
-        started, self.slow_said = time.monotonic(), False
+        started, self.slow_said, self.stale = time.monotonic(), False, False
         before, now = digest(self.course, self.stage), self.standings()
         self.graded_with = {s.id: now.of[s.id] for s in uses(self.course, self.stage)}
         options = grading.options(self.settings, now, self.cancelled(started))
@@ -201,6 +204,7 @@ class Session:
                                  "The watch goes on: save again, or press r.")
         if self.interrupt.is_set():
             return  # superseded: the event that interrupted is queued and grades the newest files
+        self.stale = False
         self.count, self.took, self.graded_at = self.count + 1, time.monotonic() - started, time.strftime("%H:%M:%S")
         was_passing = self.passing()
         self.last, self.view, self.advance_at, self.feedback = result, View.REPORT, None, []
@@ -222,6 +226,9 @@ class Session:
     def cancelled(self, started: float) -> Callable[[], bool]:
         """The sandbox's cancel check (polled while it waits); also says so when a grade runs long."""
         def check() -> bool:
+            if self.tty and not self.stale and self.last is not None and time.monotonic() - started > STALE_AFTER:
+                self.stale = True  # a grade that takes a while: the verdict on screen is for the files before
+                self.show()
             if self.tty and not self.slow_said and time.monotonic() - started > 1.0:
                 self.slow_said = True
                 self.writer.write(f"\n  still running after 1 s (stopped at {self.stage.timeout:g} s); "
@@ -275,7 +282,7 @@ class Session:
             left = None if self.advance_at is None else max(0.0, self.advance_at - time.monotonic())
             banner = screen.pass_banner(self.stage.id, shown.done, total, following.id if following else None, left)
         status = screen.status_line(shown.done, total, self.stage.id, self.source.mode if self.source else "events",
-                                    self.count, self.graded_at, self.took)
+                                    self.count, self.graded_at, self.took, self.stale)
         offered = {"r", "h", "s", "?", "q"} | ({"p"} if commands.previous_stage(self.course, self.stage) else set())
         if self.passing() and following is not None:
             offered.add("n")
