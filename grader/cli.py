@@ -57,6 +57,7 @@ def _parser(subcommands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--output", metavar="FILE", action="append", default=[],
                    help="write the report to FILE (FORMAT=FILE picks a format per file); repeatable")
     p.add_argument("--public-only", action="store_true", help="skip hidden cases even where they exist")
+    p.add_argument("--verbose", action="store_true", help="every case in full (the report otherwise fits the screen)")
     p.add_argument("--save-outputs", metavar="DIR", type=Path,
                    help="write each public case's outputs as DIR/STAGE/CASE/yours.npy beside expected.npy")
     p.add_argument("--next-after", metavar="SECONDS", type=float,
@@ -170,18 +171,20 @@ def _grade(course: Course, args: argparse.Namespace) -> int:
     graded = grading.grade_stages(course, stages, _settings(args))
     for notice in graded.notices:
         print(notice, file=sys.stderr)
-    emit(graded.report, args.format, args.output, footer=graded.footer)
+    emit(graded.report, args.format, args.output, footer=graded.footer, verbose=args.verbose)
     return 0 if graded.report.passed else 1
 
 
-def emit(report: Report, fmt: str, specs: list[str], footer: list[str] | None = None) -> None:
-    """Write each --output file in its format, then print the report (text to a terminal when files are written)."""
+def emit(report: Report, fmt: str, specs: list[str], footer: list[str] | None = None, verbose: bool = False) -> None:
+    """Write each --output file, then print the report: text fits a terminal's screen unless --verbose."""
     from grader import report as reports
     from grader.report import text
 
     reports.write(report, reports.outputs(specs, fmt))
     if fmt == "text" or specs:
-        sys.stdout.write(reports.render(report, "text", colour=text.wants_colour(sys.stdout), footer=footer))
+        width, height = text.terminal_size(sys.stdout)
+        sys.stdout.write(reports.render(report, "text", colour=text.wants_colour(sys.stdout), footer=footer,
+                                        width=width, height=height, verbose=verbose))
     else:
         sys.stdout.write(reports.render(report, fmt))
 

@@ -228,9 +228,12 @@ def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset(
 
 
 def _copy(value: Any) -> Any:
-    """An input made private to one call: a shared array is copied; a dict of arrays (a model's weights, 0.5 GB for
-    GPT-2 124M; often shared by every case) always becomes a new dict of read-only views, so no call can change what
-    another gets, nor copy, by writing, the pages this process shares with the grader."""
+    """An input made private to one call.
+
+    A shared array is copied; a dict of arrays (a model's weights, 0.5 GB for GPT-2 124M, often shared by every case)
+    always becomes a new dict of read-only views, so no call can change what another gets, nor copy, by writing, the
+    pages this process shares with the grader.
+    """
     if isinstance(value, np.ndarray):
         return value.copy()
     if isinstance(value, dict):
