@@ -236,7 +236,8 @@ def test_a_weights_input_is_a_dict_of_the_prefixed_tensors(tmp_path):
     assert sorted(params) == ["b", "w"] and params["w"].shape == (4, 5) and params["w"].dtype == np.float32
     (root / "student").mkdir()
     (root / "student" / "__init__.py").write_text("")
-    write_student(course, "affine", "def run_affine(x, params):\n    params['w'] = params['w'] * 0\n    return x @ params['w']\n")
+    zeroed = "def run_affine(x, params):\n    params['w'] = params['w'] * 0\n    return x @ params['w']\n"
+    write_student(course, "affine", zeroed)
     result = grade.grade_stage(course, stage)
     assert [c.status.value for c in result.cases] == ["fail", "fail"]  # and no_bias was not named: w was zeroed
     write_student(course, "affine", "def run_affine(x, params):\n    params['w'] *= 0\n    return x @ params['w']\n")
