@@ -186,6 +186,7 @@ class Stage:
     derived: bool = False  # a handout or autograder copy (has `hidden_cases:`): reference.py is not shipped
     external: External | None = None  # `--checkpoint PATH` grades this stage on a file of the learner's own
     drift: str | None = None  # reference.py function listing the sites where a failing case first goes wrong
+    demo: str | None = None  # demo.py function behind `python -m grader generate` (the learner's code at work)
 
     @property
     def file(self) -> Path:
@@ -200,7 +201,13 @@ class Stage:
         return self.functions[0].student_file
 
     def function(self, name: str) -> Function:
-        return next(f for f in self.functions if f.name == name)
+        found = next((f for f in self.functions if f.name == name), None)
+        if found is None:
+            from grader.errors import CourseError
+
+            raise CourseError(f"{self.file}: stage '{self.id}' has no function '{name}' (it has "
+                              f"{', '.join(f.name for f in self.functions)})")
+        return found
 
     def case(self, case_id: str) -> Case:
         return next(c for c in self.cases if c.id == case_id)

@@ -103,7 +103,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float,
                  {"id": str, "title": str, "tolerance": dict, "functions": dict, "cases": list},
                  {"summary": str, "points": float, "timeout": float, "memory_mb": int, "depends_on": list,
                   "hints": list, "decoys": list, "instructions": str, "artifacts": str, "hidden_cases": int,
-                  "external": dict, "drift": str})
+                  "external": dict, "drift": str, "demo": str})
     if m["id"] != stage_id:
         raise w.fail(line_of(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
     tol = _tolerance(w, m["tolerance"], "tolerance")
@@ -147,7 +147,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float,
                  depends_on=depends, hints=tuple(_strings(w, m, "hints")), decoys=decoys,
                  instructions=m.get("instructions", "instructions.md"), artifacts=m.get("artifacts"),
                  hidden_count=int(m.get("hidden_cases", 0)), derived=derived, external=external,
-                 drift=m.get("drift"))
+                 drift=m.get("drift"), demo=m.get("demo"))
 
 
 def _external(w: Where, m: YMap, sdir: Path, cases: tuple[Case, ...]) -> External | None:
