@@ -127,7 +127,9 @@ def run_layernorm(x, weight, bias):
     var = x.var(-1, keepdims=True)
     return weight * (x - mean) / np.sqrt(var + 1e-5) + bias
 """
-ATTENTION = """import numpy as np
+ATTENTION = """import math
+
+import numpy as np
 
 
 def run_attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head):
@@ -135,19 +137,21 @@ def run_attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_h
     q, k, v = np.split(x @ c_attn_weight + c_attn_bias, 3, axis=-1)
     heads = lambda t: t.reshape(*t.shape[:-1], n_head, C // n_head).swapaxes(-2, -3)
     q, k, v = heads(q), heads(k), heads(v)
-    scores = q @ k.swapaxes(-1, -2) / np.sqrt(C // n_head)
+    scores = q @ k.swapaxes(-1, -2) / math.sqrt(C // n_head)
     scores = np.where(np.tri(T, dtype=bool), scores, -np.inf)
     w = np.exp(scores - scores.max(-1, keepdims=True))
     w = w / w.sum(-1, keepdims=True)
     out = (w @ v).swapaxes(-2, -3).reshape(*x.shape)
     return out @ c_proj_weight + c_proj_bias
 """
-MLP = """import numpy as np
+MLP = """import math
+
+import numpy as np
 
 
 def run_mlp(x, c_fc_weight, c_fc_bias, c_proj_weight, c_proj_bias):
     h = x @ c_fc_weight + c_fc_bias
-    h = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))
+    h = 0.5 * h * (1 + np.tanh(math.sqrt(2 / math.pi) * (h + 0.044715 * h ** 3)))
     return h @ c_proj_weight + c_proj_bias
 """
 BLOCK = """from student.attention import run_attention
@@ -184,7 +188,7 @@ CORRECT = {"layernorm": LAYERNORM, "attention": ATTENTION, "mlp": MLP, "block": 
 @pytest.mark.slow
 @pytest.mark.parametrize("broken, change, site, mistake", [
     ("layernorm", ("np.sqrt(var + 1e-5)", "(np.sqrt(var) + 1e-5)"), "block 0 · ln_1", "eps_outside_sqrt"),
-    ("attention", ("np.sqrt(C // n_head)", "np.sqrt(C)"), "block 0 · attention", "scale_sqrt_n_embd"),
+    ("attention", ("math.sqrt(C // n_head)", "math.sqrt(C)"), "block 0 · attention", "scale_sqrt_n_embd"),
     ("block", ("    x = x + a\n", "    x = run_layernorm(x, p['ln_1.weight'], p['ln_1.bias']) + a\n"), "block 0 is the",
      None),
     ("gpt2", ("    x = run_layernorm(x, params[\"ln_f.weight\"], params[\"ln_f.bias\"])\n", ""), "run_gpt2 itself",

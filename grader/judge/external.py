@@ -48,7 +48,7 @@ def source_for(course: Course, stage: Stage, path: Path | str) -> ExternalSource
         raise UsageError(f"--checkpoint {path}: {e}") from e
     return ExternalSource(stage, Path(info["path"]), str(info["description"]), info.get("last_axis"),
                           dict(info.get("bounds", {})), str(info.get("key_prefix", "")), dict(info.get("values", {})),
-                          cache=layout.state(course.root) / "external")
+                          cache=layout.state(course.root) / "external", timeout=info.get("timeout"))
 
 
 class ExternalSource:
@@ -56,10 +56,11 @@ class ExternalSource:
 
     def __init__(self, stage: Stage, path: Path, description: str, last_axis: int | None,
                  bounds: dict[str, int], prefix: str = "", values: dict[str, Any] | None = None,
-                 cache: Path | None = None) -> None:
+                 cache: Path | None = None, timeout: float | None = None) -> None:
         self.stage, self.path, self.last_axis, self.prefix = stage, path, last_axis, prefix
         self.values = values or {}  # value inputs the file decides (a model's head count, from its config)
         self.cache = cache  # where expected outputs are kept, per file digest, case and reference code
+        self.timeout = float(timeout) if timeout else None  # a big model's calls may need longer than the stage's
         self.notices: list[str] = []
         self._inputs: dict[str, dict[str, Any]] = {}
         self._weights: dict[tuple[Path, str, tuple[str, ...]], dict[str, np.ndarray]] = {}

@@ -18,6 +18,7 @@ class CaseSource(Protocol):
 
     notices: list[str]
     against: str | None
+    timeout: float | None  # seconds a call may take, when the source needs other than the stage's (a big model)
 
     def inputs(self, case: Case) -> dict[str, Any]:
         """The case's inputs, by parameter name."""

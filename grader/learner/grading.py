@@ -159,7 +159,7 @@ class _Source:
 
     def __init__(self, verified: fixtures.StageFixtures, cancelled: Callable[[], bool] | None) -> None:
         self.verified, self.cancelled = verified, cancelled
-        self.notices, self.against = verified.notices, verified.against
+        self.notices, self.against, self.timeout = verified.notices, verified.against, verified.timeout
 
     def inputs(self, case: Case) -> dict[str, Any]:
         return self.verified.inputs(case)

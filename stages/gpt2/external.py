@@ -48,8 +48,10 @@ def open_checkpoint(given: str) -> dict[str, Any]:
     layout = f"keys prefixed '{prefix}'" if prefix else "unprefixed keys"
     description = (f"{path} ({path.stat().st_size / 1e6:,.0f} MB, {layout}, n_embd {n_embd}, {n_layer} blocks, "
                    f"{n_head} heads; expected logits computed by the reference on this machine)")
+    # numpy float32 at 124M takes about a second a case on two cores (T <= 256), much more on a busy machine
+    timeout = max(60.0, 60.0 * path.stat().st_size / 5e8)
     return {"path": str(path), "description": description, "last_axis": None, "key_prefix": prefix,
-            "values": {"n_head": n_head}}
+            "values": {"n_head": n_head}, "timeout": timeout}
 
 
 def _n_head(config: Path, n_embd: int) -> int:
