@@ -64,6 +64,7 @@ class FakeGrader:
     calls: list[tuple[str, grade.Options]] = field(default_factory=list)
     during: Callable[[], None] | None = None  # what happens while a grade runs (a newer save...)
     notes: list[str] = field(default_factory=list)
+    prepared: list[str] = field(default_factory=list)
 
     def grade(self, course: Course, stage: Stage, options: grade.Options) -> StageResult:
         self.calls.append((stage.id, options))
@@ -75,6 +76,9 @@ class FakeGrader:
 
     def forget(self) -> None:
         pass
+
+    def prepare(self, course: Course, stage: Stage) -> None:
+        self.prepared.append(stage.id)
 
 
 def start(course: Course, grader: FakeGrader, stage: str | None = "double", **settings: object) -> tuple[Watch,
@@ -299,3 +303,23 @@ def test_a_grade_that_takes_a_while_marks_the_verdict_on_screen_out_of_date(mini
     assert "grading your last save... (grade 1 above is for the files before it)" in screens[0]
     assert "FAIL  double: 1 of 3" in screens[0]  # the old verdict stays, marked
     assert "grade 2," in writer.screen and "grading your last save" not in writer.screen
+
+
+def test_a_pass_prepares_the_next_stage_while_the_learner_reads(mini: Course):
+    grader = FakeGrader(passes={"double": 3})
+    start(mini, grader, stage=None)
+    assert grader.prepared == ["combine"]
+
+
+def test_prepared_fixtures_are_used_by_the_next_stage_s_first_grade(mini: Course):
+    import time
+
+    real = grading.FixtureGrader()
+    stage = mini.stage("combine")
+    real.prepare(mini, stage)
+    deadline = time.monotonic() + 10
+    while not real.ready and time.monotonic() < deadline:
+        time.sleep(0.01)
+    [prepared] = real.ready.values()
+    real.grade(mini, stage, grade.Options())
+    assert real.kept is prepared and not real.ready

@@ -8,6 +8,7 @@ learner's own files (`--isolate`, `--checkpoint`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,22 +122,48 @@ class StageGrader(Protocol):
     def forget(self) -> None:
         """The stage's own files changed: drop what was kept about it."""
 
+    def prepare(self, course: Course, stage: Stage) -> None:
+        """Verify and read the stage's fixtures ahead of its first grade (called while the learner reads a pass)."""
+
 
 class FixtureGrader:
-    """Grades with a stage's verified fixtures, kept until a fixture or stage file's stat changes."""
+    """Grades with a stage's verified fixtures, kept until a fixture or stage file's stat changes.
+
+    The next stage's are prepared while the learner reads a pass, so its first grade does not pay for them.
+    """
 
     def __init__(self) -> None:
         self.key: tuple[Any, ...] | None = None
         self.kept: fixtures.StageFixtures | None = None
+        self.ready: dict[tuple[Any, ...], fixtures.StageFixtures] = {}  # prepared ahead, by the same key
+        self.lock = threading.Lock()
 
     def forget(self) -> None:
-        self.key, self.kept = None, None
+        with self.lock:
+            self.key, self.kept = None, None
+            self.ready.clear()
+
+    def prepare(self, course: Course, stage: Stage) -> None:
+        def work() -> None:
+            cases = grade.cases_to_run(stage, grade.Options())
+            key = (stage, cases, _stats(course, stage))
+            try:
+                verified = fixtures.StageFixtures(course, stage, cases)
+                for case in cases:
+                    verified.inputs(case)
+            except Exception:  # noqa: BLE001 - a problem shows when the stage is graded, with its message
+                return
+            with self.lock:
+                self.ready[key] = verified
+        threading.Thread(target=work, name="prepare-next-stage", daemon=True).start()
 
     def grade(self, course: Course, stage: Stage, options: grade.Options) -> StageResult:
         cases = grade.cases_to_run(stage, options)
         key = (stage, cases, _stats(course, stage))
         if key != self.key or self.kept is None:
-            self.kept = fixtures.StageFixtures(course, stage, cases)
+            with self.lock:
+                ready = self.ready.pop(key, None)
+            self.kept = ready or fixtures.StageFixtures(course, stage, cases)
             self.key = key
         options.source = _Source(self.kept, options.cancel)
         return grade.grade_stage(course, stage, options)

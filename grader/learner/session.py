@@ -217,6 +217,9 @@ class Session:
                 self.unrecorded = (result, before, said.waits_for)
             if result.passed:
                 self.record()  # at once: `n`, another shell and the next stage's notes see it
+                following = commands.next_stage(self.course, self.shown(), after=self.stage)
+                if following is not None and not was_passing:
+                    self.grader.prepare(self.course, following)  # its fixtures, while the learner reads this
                 if not was_passing and self.settings.next_after is not None:
                     self.advance_at = time.monotonic() + self.settings.next_after
             if self.outputs:
