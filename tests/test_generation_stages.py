@@ -271,7 +271,7 @@ def test_float32_logits_error_is_far_below_tau(gen_inputs: dict[str, dict[str, A
     l32 = gen_ref.gpt2(seq, f32(inputs["params"]), 4)
     scale = np.abs(l64).max(axis=-1)
     worst = float((np.abs(l32 - l64).max(axis=-1) / (gen_ref.TAU_REL * scale + gen_ref.TAU_ABS)).max())
-    assert worst < 0.1, worst  # measured: about 0.01 (float32 error ~3e-6 at logits ~15)
+    assert worst < 0.1, worst  # measured: at most 0.038 (float32 error <= 1.3e-5 at logits up to 17.6)
 
 
 # --- generate: the greedy check --------------------------------------------------------------------------------
