@@ -120,7 +120,7 @@ class Function:
     module: str  # student.gelu
     params: tuple[str, ...]
     reference: str  # function name in the stage's reference.py
-    returns: str = "array"  # or "dict" (named arrays), or "text" (a str, compared exactly)
+    returns: str = "array"  # or "dict" (named arrays), "tuple" (arrays, nested, named by keys in order), "text"
     keys: tuple[str, ...] = ()  # for returns: dict
     elementwise: bool = False
     dtype: str | None = None  # the output dtype a learner should return, when no float input implies it

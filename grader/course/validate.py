@@ -188,11 +188,12 @@ def _functions(w: Where, m: YMap) -> tuple[Function, ...]:
         if len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
             raise w.fail(line_of(f, "params"), f"params of '{name}' must be distinct Python names, got {params}")
         returns = f.get("returns", "array")
-        if returns not in ("array", "dict", "text"):
-            raise w.fail(line_of(f, "returns"), f"returns must be 'array', 'dict' or 'text', got '{returns}'")
+        if returns not in ("array", "dict", "text", "tuple"):
+            raise w.fail(line_of(f, "returns"), f"returns must be 'array', 'dict', 'text' or 'tuple', got '{returns}'")
         keys = _strings(w, f, "keys")
-        if (returns == "dict") != bool(keys):
-            raise w.fail(line_of(f, "returns"), "a function that returns a dict lists its 'keys' (and only then)")
+        if (returns in ("dict", "tuple")) != bool(keys):
+            raise w.fail(line_of(f, "returns"), "a function that returns a dict or a tuple lists its 'keys' (and only "
+                         "then): a tuple's arrays, nested tuples flattened in order, are named by them")
         if f.get("dtype", "float32") not in DTYPES:
             raise w.fail(line_of(f, "dtype"), f"dtype must be one of {', '.join(DTYPES)}")
         out.append(Function(name=name, module=f["entry"].split(":")[0], params=tuple(params),

@@ -81,7 +81,8 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     source = options.source or fixtures.StageFixtures(course, stage, cases)
     inputs = {c.id: source.inputs(c) for c in cases}
     calls = [Call(case=c.id, module=stage.module, function=c.function, inputs=inputs[c.id],
-                  returns=stage.function(c.function).returns, max_bytes=_max_bytes(source, c)) for c in cases]
+                  returns=stage.function(c.function).returns, keys=stage.function(c.function).keys,
+                  max_bytes=_max_bytes(source, c)) for c in cases]
     limits = Limits(timeout=source.timeout or stage.timeout, memory_mb=stage.memory_mb)
     substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
     total_weight = sum(c.weight for c in stage.cases) or 1.0

@@ -216,7 +216,7 @@ def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset(
         return _err(Status.EXCEPTION, _trimmed(root, e, "raised an exception"), _raised_in(root, e))
     seconds = time.perf_counter() - t0
     try:
-        keys, parts = encode_value(result, call.returns)
+        keys, parts = encode_value(result, call.returns, call.keys)
     except BadOutput as e:
         return _err(Status.BAD_OUTPUT, str(e))
     except BaseException as e:

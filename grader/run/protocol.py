@@ -42,6 +42,7 @@ class Call:
     function: str
     inputs: dict[str, Any]
     returns: str = "array"
+    keys: tuple[str, ...] = ()  # the names of a returned tuple's arrays, in order
     max_bytes: int = FRAME_CAP  # the largest result this call may send (a few times its expected output)
 
 

@@ -16,8 +16,12 @@ class BadOutput(Exception):
     """What the learner's function returned is not an array of numbers; the message says what it was."""
 
 
-def encode_value(result: Any, returns: str) -> tuple[list[str], list[bytes]]:
-    """The learner's return value as named .npy payloads: an array, a dict's arrays, or text as a 0-d str array."""
+def encode_value(result: Any, returns: str, keys: tuple[str, ...] = ()) -> tuple[list[str], list[bytes]]:
+    """The learner's return value as named .npy payloads.
+
+    An array; a dict's arrays; a tuple's arrays (nested tuples flattened in order, named by `keys`); or text, as a 0-d
+    str array.
+    """
     if returns == "text":
         if type(result) is not str:
             raise BadOutput(f"returned {_describe(result)}; return text (a str)")
@@ -28,16 +32,36 @@ def encode_value(result: Any, returns: str) -> tuple[list[str], list[bytes]]:
         if not isinstance(result, dict):
             raise BadOutput(f"returned {_describe(result)}; expected a dict of arrays")
         items = [(str(k), v) for k, v in result.items()]
+    elif returns == "tuple":
+        items = list(zip(keys, _flat(result, keys), strict=True))
     else:
         items = [("", result)]
-    keys, parts = [], []
+    names, parts = [], []
     for key, value in items:
         array = _as_array(value, key)
         buf = io.BytesIO()
         np.lib.format.write_array(buf, array, allow_pickle=False)
-        keys.append(key)
+        names.append(key)
         parts.append(buf.getvalue())
-    return keys, parts
+    return names, parts
+
+
+def _flat(result: Any, keys: tuple[str, ...]) -> list[Any]:
+    """A returned tuple's items, nested tuples flattened in order, checked to be as many as `keys`."""
+    if not isinstance(result, tuple):
+        raise BadOutput(f"returned {_describe(result)}; expected a tuple of {len(keys)} arrays ({', '.join(keys)})")
+    flat: list[Any] = []
+    todo = list(result)
+    while todo:
+        item = todo.pop(0)
+        if isinstance(item, tuple):
+            todo[:0] = list(item)
+        else:
+            flat.append(item)
+    if len(flat) != len(keys):
+        raise BadOutput(f"returned a tuple of {len(flat)} arrays (nested tuples counted item by item); expected "
+                        f"{len(keys)}: {', '.join(keys)}")
+    return flat
 
 
 def _as_array(value: Any, key: str) -> np.ndarray:
