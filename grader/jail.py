@@ -64,6 +64,7 @@ ROOT_IN_JAIL = "/submission"  # the learner's student/ is /submission/student
 JOBS_IN_JAIL = "/jail/job"
 LIB_IN_JAIL = "/jail/lib"  # the grader package
 SITE_IN_JAIL = "/jail/site"  # the packages a learner may import
+PY_IN_JAIL = "/jail/python"  # a Python installed outside /usr
 HEADER_CAP = 256 << 10  # the largest frame header (JSON) accepted
 DEFAULT_OUTPUT_CAP = 64 << 20  # a call's result payload when its expected output's size is not known
 RETIRED = 75  # grader/jailed.py's worker exit code after a call that left threads or processes running
@@ -156,37 +157,60 @@ def _under_usr(path: str) -> bool:
     return path.startswith("/usr/") and not path.startswith("/usr/local/")
 
 
+@dataclass(frozen=True)
+class _Runtime:
+    """What the jail needs of the host's Python: binds, folders hidden, packages found, interpreter, environment."""
+
+    binds: tuple[_Bind, ...]
+    hide: tuple[str, ...]
+    packages: tuple[str, ...]
+    python: str  # the interpreter's path in the jail
+    env: tuple[tuple[str, str], ...]
+
+
 @functools.cache
-def _runtime(packages: tuple[str, ...]) -> tuple[tuple[_Bind, ...], tuple[str, ...], tuple[str, ...]]:
-    """(binds, folders hidden under an empty tmpfs, packages found) for the interpreter, the packages, the grader."""
+def _runtime(packages: tuple[str, ...]) -> _Runtime:
+    """The interpreter, its standard library and shared library, the allowed packages and the grader, as binds.
+
+    A Python installed outside /usr (pyenv below /root, /usr/local, /opt) appears at PY_IN_JAIL, so no empty
+    /root or /opt skeleton shows where it lives; it finds its standard library from its own location, and its
+    libpython through LD_LIBRARY_PATH.
+    """
     import importlib.util
 
-    binds: list[_Bind] = []
+    base = os.path.realpath(sys.base_prefix)
+    moved = not _under_usr(base + "/")
+
+    def where(path: str) -> str:
+        return PY_IN_JAIL + path[len(base):] if moved and (path + "/").startswith(base + "/") else path
+
     stdlib = sysconfig.get_paths()["stdlib"]  # in a venv, the base installation's
-    exe = getattr(sys, "_base_executable", None) or sys.executable
+    exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
     shared = sysconfig.get_config_var("DESTSHARED") or ""  # lib-dynload
     lib = ""
     if sysconfig.get_config_var("Py_ENABLE_SHARED"):
         lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "", sysconfig.get_config_var("INSTSONAME") or "")
+    binds: list[_Bind] = []
     for path, is_file in ((stdlib, False), (shared, False), (exe, True), (lib, True)):
-        covered = _under_usr(path) or (path != stdlib and path.startswith(stdlib + "/"))
+        covered = not moved and _under_usr(path) or (path != stdlib and path.startswith(stdlib + "/"))
         if path and os.path.exists(path) and not covered:
-            binds.append(_Bind(os.path.realpath(path), path, is_file))
-    hide = tuple(p for p in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
+            binds.append(_Bind(os.path.realpath(path), where(path), is_file))
+    hide = tuple(where(p) for p in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
                  if os.path.isdir(p))
     found = []
     for name in packages:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.origin:
             continue
-        where = (spec.submodule_search_locations or [None])[0]
-        source = where if where else spec.origin
-        binds.append(_Bind(source, f"{SITE_IN_JAIL}/{os.path.basename(source)}", not where))
-        if where and os.path.isdir(where + ".libs"):  # a manylinux wheel's own shared libraries
-            binds.append(_Bind(where + ".libs", f"{SITE_IN_JAIL}/{name}.libs"))
+        folder = (spec.submodule_search_locations or [None])[0]
+        source = folder if folder else spec.origin
+        binds.append(_Bind(source, f"{SITE_IN_JAIL}/{os.path.basename(source)}", not folder))
+        if folder and os.path.isdir(folder + ".libs"):  # a manylinux wheel's own shared libraries
+            binds.append(_Bind(folder + ".libs", f"{SITE_IN_JAIL}/{name}.libs"))
         found.append(name)
     binds.append(_Bind(os.path.dirname(os.path.abspath(__file__)), f"{LIB_IN_JAIL}/grader"))
-    return tuple(dict.fromkeys(binds)), hide, tuple(found)
+    env = (("LD_LIBRARY_PATH", os.path.dirname(where(lib))),) if lib and where(lib) != lib else ()
+    return _Runtime(tuple(dict.fromkeys(binds)), hide, tuple(found), where(exe), env)
 
 
 def _reachable(path: str) -> bool:
@@ -212,19 +236,19 @@ def _system_args() -> list[str]:
     return args
 
 
-def _bwrap_args(binds: Sequence[_Bind], hide: Sequence[str], staging: Path, settings: Settings) -> list[str]:
+def _bwrap_args(runtime: _Runtime, binds: Sequence[_Bind], staging: Path, settings: Settings) -> list[str]:
     """Bubblewrap's options (passed with --args, so not on its command line): namespaces, mounts, environment."""
     args = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--uid", str(UID_INSIDE), "--gid", str(UID_INSIDE), "--hostname", "jail",
             "--clearenv"]
     threads = str(max(1, int(settings.cpus)))
     for key, value in {**ENV, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads,
-                       "MKL_NUM_THREADS": threads}.items():
+                       "MKL_NUM_THREADS": threads, **dict(runtime.env)}.items():
         args += ["--setenv", key, value]
     args += _system_args()
     for b in binds:
         args += ["--ro-bind", b.source, b.dest]
-    for folder in hide:
+    for folder in runtime.hide:
         args += ["--size", "4096", "--tmpfs", folder]
     args += ["--ro-bind", str(staging / "student"), f"{ROOT_IN_JAIL}/student",
              "--ro-bind", str(staging / "jobs"), JOBS_IN_JAIL,
@@ -367,7 +391,7 @@ class Jail:
         """What kept the submission apart from the grading machine, in one line (for StageResult.notes)."""
         if self.fallback is not None:
             return f"NOT jailed ({self.fallback}): {sandbox.isolation()}"
-        _, _, found = _runtime(self.settings.packages)
+        found = _runtime(self.settings.packages).packages
         user = (f"uid {self._uid} outside (a fresh one per jail)" if self._uid is not None
                 else f"this grader's uid {os.getuid()} outside")
         return (f"jail (graded): bubblewrap; new user, mount, pid, network, ipc, uts and cgroup namespaces; "
@@ -445,7 +469,8 @@ class Jail:
         """Start one jail: its cgroup, then bubblewrap (exec'd, joined to the cgroup, as a fresh uid when root)."""
         assert self._layout is not None
         staging = self._stage()
-        binds, hide, _ = _runtime(self.settings.packages)
+        runtime = _runtime(self.settings.packages)
+        binds = runtime.binds
         uid = _fresh_uid() if os.geteuid() == 0 else None
         view, sources = None, []
         if uid is not None:
@@ -465,17 +490,17 @@ class Jail:
         cg = cgroups.Cgroup(self._layout, memory_mb, self.settings.pids, self.settings.cpus)
         self._limits_said, self._uid = cg.limits, uid
         try:
-            return self._spawn(cg, uid, binds, hide, view, sources, memory_mb)
+            return self._spawn(cg, uid, runtime, binds, view, sources, memory_mb)
         except BaseException:
             cg.kill()
             cg.remove()
             raise
 
-    def _spawn(self, cg: cgroups.Cgroup, uid: int | None, binds: Sequence[_Bind], hide: Sequence[str],
+    def _spawn(self, cg: cgroups.Cgroup, uid: int | None, runtime: _Runtime, binds: Sequence[_Bind],
                view: str | None, sources: list[tuple[str, bool]], memory_mb: int) -> _Box:
         """Exec bubblewrap with the jail's options on a memfd, a result pipe and a command socket; return the box."""
         assert self._staging is not None
-        args = _bwrap_args(binds, hide, self._staging, self.settings)
+        args = _bwrap_args(runtime, binds, self._staging, self.settings)
         argfd = os.memfd_create("bwrap-args", 0)
         os.write(argfd, b"".join(a.encode() + b"\0" for a in args))
         os.lseek(argfd, 0, os.SEEK_SET)
@@ -489,10 +514,10 @@ class Jail:
                 fcntl.fcntl(res_w, 1031, 1 << 20)  # F_SETPIPE_SZ: a large output crosses in few writes
             except OSError:
                 pass
-            python = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
             boot = BOOT.format(lib=LIB_IN_JAIL, site=SITE_IN_JAIL, res=res_w, cmd=theirs.fileno())
             proc = subprocess.Popen(
-                [shutil.which("bwrap") or "bwrap", "--args", str(argfd), "--", python, "-I", "-S", "-B", "-c", boot],
+                [shutil.which("bwrap") or "bwrap", "--args", str(argfd), "--", runtime.python, "-I", "-S", "-B", "-c",
+                 boot],
                 stdin=subprocess.DEVNULL, stdout=diag_w, stderr=diag_w, env={}, cwd="/",
                 pass_fds=(argfd, res_w, theirs.fileno()), close_fds=True,
                 preexec_fn=functools.partial(_preexec, cg.procs_files(), view, sources, uid))
@@ -543,7 +568,7 @@ class Jail:
             if id(value) not in written:
                 written[id(value)] = f"{len(written)}.npy"
                 buf = io.BytesIO()
-                np.lib.format.write_array(buf, np.ascontiguousarray(value), allow_pickle=False)
+                np.lib.format.write_array(buf, np.asarray(value), allow_pickle=False)  # a 0-d array for a scalar
                 _write_file(folder / written[id(value)], buf.getvalue())
             return {"npy": written[id(value)], "scalar": isinstance(value, np.generic)}
         if isinstance(value, str) and os.path.isfile(value):  # an artifact (a checkpoint) from the fixtures
