@@ -213,16 +213,6 @@ def _runtime(packages: tuple[str, ...]) -> _Runtime:
     return _Runtime(tuple(dict.fromkeys(binds)), hide, tuple(found), where(exe), env)
 
 
-def _reachable(path: str) -> bool:
-    """Whether any user may reach `path`: every folder above it searchable by others, and it readable by them."""
-    parts = Path(path).parts
-    for i in range(1, len(parts)):
-        if not os.stat(os.path.join(*parts[:i])).st_mode & 0o001:
-            return False
-    mode = os.stat(path).st_mode
-    return bool(mode & 0o004) and (not os.path.isdir(path) or bool(mode & 0o001))
-
-
 def _system_args() -> list[str]:
     """/usr read-only with /usr/local hidden, and the /bin, /lib... links (or folders) a merged-/usr system has."""
     args = ["--ro-bind", "/usr", "/usr"]
@@ -236,7 +226,7 @@ def _system_args() -> list[str]:
     return args
 
 
-def _bwrap_args(runtime: _Runtime, binds: Sequence[_Bind], staging: Path, settings: Settings) -> list[str]:
+def _bwrap_args(runtime: _Runtime, binds: Sequence[_Bind], settings: Settings) -> list[str]:
     """Bubblewrap's options (passed with --args, so not on its command line): namespaces, mounts, environment."""
     args = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--uid", str(UID_INSIDE), "--gid", str(UID_INSIDE), "--hostname", "jail",
@@ -250,9 +240,7 @@ def _bwrap_args(runtime: _Runtime, binds: Sequence[_Bind], staging: Path, settin
         args += ["--ro-bind", b.source, b.dest]
     for folder in runtime.hide:
         args += ["--size", "4096", "--tmpfs", folder]
-    args += ["--ro-bind", str(staging / "student"), f"{ROOT_IN_JAIL}/student",
-             "--ro-bind", str(staging / "jobs"), JOBS_IN_JAIL,
-             "--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc", "--dev", "/dev"]
     for folder, size in (("/tmp", settings.tmp_mb << 20), ("/var/tmp", settings.tmp_mb << 20),
                          ("/dev/shm", 1 << 20)):
         args += ["--size", str(size), "--tmpfs", folder]
@@ -263,6 +251,7 @@ def _bwrap_args(runtime: _Runtime, binds: Sequence[_Bind], staging: Path, settin
 
 _MS_BIND, _MS_REC, _MS_PRIVATE, _MS_NOSUID, _MS_NODEV = 0x1000, 0x4000, 1 << 18, 0x2, 0x4
 _CLONE_NEWNS = 0x00020000
+VIEW = "/tmp"  # where the view is mounted, in bubblewrap's own mount namespace (its sources are read before)
 _uid_seq = 0
 
 
@@ -279,12 +268,12 @@ def _fresh_uid() -> int:
     raise JailError("no free uid for a jail")
 
 
-def _preexec(procs: list[str], view: str | None, sources: list[tuple[str, bool]], uid: int | None) -> None:
+def _preexec(procs: list[str], view: list[tuple[str, bool]] | None, uid: int | None) -> None:
     """In bubblewrap's process, before exec, as root: join the jail's cgroup, build the view, become `uid`.
 
-    The view: bubblewrap (unprivileged) cannot reach a Python installed below a folder closed to others (pyenv in
-    /root); in a mount namespace of this process alone, each such folder is bound below `view` (a tmpfs), which it
-    can reach. Nothing else of the host changes.
+    The view: an unprivileged bubblewrap cannot reach a Python installed below a folder closed to others (pyenv in
+    /root), nor a private staging folder. In a mount namespace of this process alone, every source is opened,
+    then bound at VIEW/<i> on a fresh tmpfs over VIEW, where bubblewrap can reach it. Nothing of the host changes.
     """
     try:
         pid = str(os.getpid()).encode()
@@ -299,11 +288,13 @@ def _preexec(procs: list[str], view: str | None, sources: list[tuple[str, bool]]
             if lib.unshare(_CLONE_NEWNS) != 0:
                 raise OSError("unshare(CLONE_NEWNS) failed")
             _mount(lib, "none", "/", None, _MS_REC | _MS_PRIVATE)
-            _mount(lib, "tmpfs", view, "tmpfs", _MS_NOSUID | _MS_NODEV, b"size=64k,mode=0755")
-            for i, (source, is_file) in enumerate(sources):
-                target = os.path.join(view, str(i))
+            fds = [os.open(source, os.O_PATH | os.O_CLOEXEC) for source, _ in view]  # before VIEW is covered
+            _mount(lib, "tmpfs", VIEW, "tmpfs", _MS_NOSUID | _MS_NODEV, b"size=64k,mode=0755")
+            for i, ((_, is_file), fd) in enumerate(zip(view, fds, strict=True)):
+                target = f"{VIEW}/{i}"
                 os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644)) if is_file else os.mkdir(target, 0o755)
-                _mount(lib, source, target, None, _MS_BIND | _MS_REC)
+                _mount(lib, f"/proc/self/fd/{fd}", target, None, _MS_BIND | _MS_REC)
+                os.close(fd)
         if uid is not None:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
@@ -340,6 +331,7 @@ class _Box:
     def kill(self) -> dict[str, Any]:
         """End every process of the jail, reap bubblewrap, remove the cgroup; what it used, for `Jail.stats`."""
         stats: dict[str, Any] = {"uid": self.uid, "cgroup": self.cgroup.name}
+        members = self.cgroup.members()
         try:
             stats["emptied"] = self.cgroup.kill()
             stats["memory_peak"] = self.cgroup.memory_peak()
@@ -350,6 +342,11 @@ class _Box:
             except OSError:
                 pass
             self.proc.wait()
+            for pid in members:  # a grader that is a subreaper (sandbox.py) inherits the jail's init: reap it
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
             self.cgroup.remove()
             self.command.close()
             for fd in (self.results, self.diag):
@@ -470,37 +467,27 @@ class Jail:
         assert self._layout is not None
         staging = self._stage()
         runtime = _runtime(self.settings.packages)
-        binds = runtime.binds
-        uid = _fresh_uid() if os.geteuid() == 0 else None
-        view, sources = None, []
-        if uid is not None:
-            os.chown(staging, uid, uid)
-            os.chmod(staging, 0o700)
-            view = str(staging / "view")
-            os.makedirs(view, mode=0o755, exist_ok=True)
-            moved = []
-            for b in binds:
-                if _reachable(b.source):
-                    moved.append(b)
-                else:
-                    moved.append(_Bind(f"{view}/{len(sources)}", b.dest, b.file))
-                    sources.append((b.source, b.file))
-            binds = tuple(moved)
+        binds = (*runtime.binds, _Bind(str(staging / "student"), f"{ROOT_IN_JAIL}/student"),
+                 _Bind(str(staging / "jobs"), JOBS_IN_JAIL))
+        uid, view = None, None
+        if os.geteuid() == 0:  # bubblewrap runs as a fresh uid, and reaches its sources through the view
+            uid = _fresh_uid()
+            view = [(b.source, b.file) for b in binds]
+            binds = tuple(_Bind(f"{VIEW}/{i}", b.dest, b.file) for i, b in enumerate(binds))
         cgroups.sweep(self._layout)
         cg = cgroups.Cgroup(self._layout, memory_mb, self.settings.pids, self.settings.cpus)
         self._limits_said, self._uid = cg.limits, uid
         try:
-            return self._spawn(cg, uid, runtime, binds, view, sources, memory_mb)
+            return self._spawn(cg, uid, runtime, binds, view, memory_mb)
         except BaseException:
             cg.kill()
             cg.remove()
             raise
 
     def _spawn(self, cg: cgroups.Cgroup, uid: int | None, runtime: _Runtime, binds: Sequence[_Bind],
-               view: str | None, sources: list[tuple[str, bool]], memory_mb: int) -> _Box:
+               view: list[tuple[str, bool]] | None, memory_mb: int) -> _Box:
         """Exec bubblewrap with the jail's options on a memfd, a result pipe and a command socket; return the box."""
-        assert self._staging is not None
-        args = _bwrap_args(runtime, binds, self._staging, self.settings)
+        args = _bwrap_args(runtime, binds, self.settings)
         argfd = os.memfd_create("bwrap-args", 0)
         os.write(argfd, b"".join(a.encode() + b"\0" for a in args))
         os.lseek(argfd, 0, os.SEEK_SET)
@@ -520,7 +507,7 @@ class Jail:
                  boot],
                 stdin=subprocess.DEVNULL, stdout=diag_w, stderr=diag_w, env={}, cwd="/",
                 pass_fds=(argfd, res_w, theirs.fileno()), close_fds=True,
-                preexec_fn=functools.partial(_preexec, cg.procs_files(), view, sources, uid))
+                preexec_fn=functools.partial(_preexec, cg.procs_files(), view, uid))
         except (OSError, subprocess.SubprocessError) as e:
             os.close(res_r)
             ours.close()

@@ -181,12 +181,19 @@ def _streams(out: int, err: int) -> None:
 
 
 def _call(call: Any) -> tuple[dict[str, Any], list[bytes]]:
-    """grader/child.py's `_call`, with its message cut to MESSAGE_CAP and never an exception out of it."""
+    """grader/child.py's `_call`, with its message cut to MESSAGE_CAP and never an exception out of it.
+
+    A process the learner forked that returns (or raises) out of their function comes back through here: it is not
+    the worker, so it exits at once and sends nothing, instead of running the worker's loop a second time.
+    """
+    worker = os.getpid()
     try:
         header, parts = child._call(ROOT, call, frozenset())
     except BaseException as e:  # noqa: BLE001 - e.g. an exception whose __str__ raises while being described
         header, parts = {"status": Status.EXCEPTION.value, "message": f"raised {type(e).__name__}, which could not "
                          "be described", "modules": child._student_modules()}, []
+    if os.getpid() != worker:
+        os._exit(0)
     if isinstance(header.get("message"), str):
         header["message"] = header["message"][:MESSAGE_CAP]
     return header, parts
