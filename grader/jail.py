@@ -124,6 +124,25 @@ def run(root: Path, calls: list[Call], limits: Limits, *, settings: Settings | N
         yield from jail.run(calls, limits, **options)
 
 
+@dataclass(frozen=True)
+class NpyFile:
+    """An input array still in its .npy file (a fixture the grader has verified).
+
+    The jail gets a copy of the file made by the kernel, instead of an array the grader writes out again; cases
+    sharing a file (an MLP's weights) share one copy.
+    """
+
+    path: str
+
+
+def file_inputs(source: Any, case: Any) -> dict[str, Any]:
+    """A case's inputs for `Jail.run`: fixture arrays as NpyFile (verified first, through `source.inputs`)."""
+    arrays = source.inputs(case)  # checks each file against its digest (once per file and version)
+    metas = source.manifest["cases"][case.id]["inputs"]
+    return {k: NpyFile(str(source.dir / metas[k]["file"])) if isinstance(metas.get(k), dict) and "file" in metas[k]
+            else v for k, v in arrays.items()}
+
+
 def output_caps(source: Any, cases: Sequence[Any]) -> dict[str, int]:
     """Each case's result cap: 4 x its expected outputs' size (at >= 8 bytes a value) + 1 MiB, from the manifest.
 
@@ -529,7 +548,8 @@ class Jail:
         name = f"{len(self.stats)}-{box.jobs}"
         folder = self._staging / "jobs" / name
         folder.mkdir(mode=0o755)
-        specs, written = [], {}  # id(array) -> file: an array two calls share is written once, loaded twice
+        specs: list[dict[str, Any]] = []
+        written: dict[Any, str] = {}  # id(array) or fixture path -> file: written once, loaded afresh by each call
         for call in calls:
             specs.append({"case": call.case, "module": call.module, "function": call.function,
                           "returns": call.returns,
@@ -549,14 +569,20 @@ class Jail:
         return _Job(calls, limits, [caps.get(c.case, DEFAULT_OUTPUT_CAP) for c in calls], [r for r, _ in pipes],
                     folder, cpu_seconds, time.monotonic() + self.settings.startup_timeout)
 
-    def _input(self, folder: Path, value: Any, written: dict[int, str]) -> dict[str, Any]:
-        """How the jail gets one input: an .npy file, a copy of an input file, or a JSON value."""
+    def _input(self, folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
+        """How the jail gets one input: an .npy file (written, or copied from a fixture), an input file, a value."""
+        if isinstance(value, NpyFile):
+            if value.path not in written:
+                written[value.path] = f"{len(written)}.npy"
+                shutil.copyfile(value.path, folder / written[value.path])  # sendfile: no copy through Python
+                os.chmod(folder / written[value.path], 0o644)
+            return {"npy": written[value.path], "scalar": False}
         if isinstance(value, np.ndarray | np.generic):
             if id(value) not in written:
                 written[id(value)] = f"{len(written)}.npy"
-                buf = io.BytesIO()
-                np.lib.format.write_array(buf, np.asarray(value), allow_pickle=False)  # a 0-d array for a scalar
-                _write_file(folder / written[id(value)], buf.getvalue())
+                with open(folder / written[id(value)], "xb") as f:
+                    os.fchmod(f.fileno(), 0o644)
+                    np.lib.format.write_array(f, np.asarray(value), allow_pickle=False)  # a 0-d array for a scalar
             return {"npy": written[id(value)], "scalar": isinstance(value, np.generic)}
         if isinstance(value, str) and os.path.isfile(value):  # an artifact (a checkpoint) from the fixtures
             self._files += 1

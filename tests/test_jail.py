@@ -41,11 +41,12 @@ def run_gelu(x):
 CORRECT = "def run_double(x):\n    return 2 * x\n"
 
 
-def calls_of(course: Course, stage_id: str) -> tuple[fixtures.StageFixtures, list[sandbox.Call]]:
+def calls_of(course: Course, stage_id: str, files: bool = False) -> tuple[fixtures.StageFixtures, list[sandbox.Call]]:
+    """A stage's calls; with `files`, fixture arrays passed as their verified .npy files (jail.file_inputs)."""
     stage = course.stage(stage_id)
     source = fixtures.StageFixtures(course, stage)
-    return source, [sandbox.Call(c.id, stage.module, c.function, source.inputs(c), stage.function(c.function).returns)
-                    for c in stage.cases]
+    return source, [sandbox.Call(c.id, stage.module, c.function, jail.file_inputs(source, c) if files else
+                                 source.inputs(c), stage.function(c.function).returns) for c in stage.cases]
 
 
 def judge(course: Course, stage_id: str, source: fixtures.StageFixtures, outcomes: list[sandbox.Outcome]) -> list:
@@ -158,7 +159,8 @@ def test_one_jail_serves_every_stage_of_a_submission(tmp_path):
         (root / "student" / f"{stage_id}.py").write_text(text)
     with jail.Jail(root) as j:
         for stage in course.stages:  # the checkpoint stage reads an input file with safetensors, in the jail
-            source, calls = calls_of(course, stage.id)
+            source, calls = calls_of(course, stage.id, files=True)
+            assert any(isinstance(v, jail.NpyFile) for c in calls for v in c.inputs.values())
             outcomes = list(j.run(calls, sandbox.Limits(timeout=stage.timeout, memory_mb=stage.memory_mb),
                                   output_caps=jail.output_caps(source, stage.cases)))
             assert judge(course, stage.id, source, outcomes) == [P] * len(calls), [o.message for o in outcomes]
