@@ -81,7 +81,7 @@ def detect() -> Layout:
                 return Layout(2, {"": parent})
             except OSError as e:
                 problems.append(f"cgroup v2 at {parent}: {e.strerror or e}")
-    parents = {}
+    parents: dict[str, Path] = {}
     for point, root, fstype, options in mounts:
         for name in ("memory", "pids", "cpu", "cpuacct", "freezer"):
             if fstype == "cgroup" and name in options and name in own:

@@ -221,8 +221,8 @@ def _runtime(packages: tuple[str, ...]) -> _Runtime:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.origin:
             continue
-        folder = (spec.submodule_search_locations or [None])[0]
-        source = folder if folder else spec.origin
+        folder = spec.submodule_search_locations[0] if spec.submodule_search_locations else None
+        source = folder or spec.origin
         binds.append(_Bind(source, f"{SITE_IN_JAIL}/{os.path.basename(source)}", not folder))
         if folder and os.path.isdir(folder + ".libs"):  # a manylinux wheel's own shared libraries
             binds.append(_Bind(folder + ".libs", f"{SITE_IN_JAIL}/{name}.libs"))
@@ -606,8 +606,8 @@ class Jail:
 
     def _watch(self, box: _Box, job: _Job, cancel: Callable[[], bool] | None) -> Iterator[Outcome]:
         """Read the jail's frames and the calls' streams until the job ends; yield each call's outcome."""
-        poller = select.poll()
-        for fd in (box.results, box.diag, *job.streams):
+        poller = job.poller
+        for fd in (box.results, box.diag):
             poller.register(fd, select.POLLIN)
         while job.end is None:
             if cancel is not None and cancel():
@@ -634,16 +634,16 @@ class Jail:
             data = os.read(fd, 1 << 20)
         except BlockingIOError:
             return
+        if fd not in (box.results, box.diag):
+            job.stream_data(fd, data)  # a call's stdout or stderr
+            return
         if fd == box.diag:
             box.diag_text.add(data)
-        elif fd != box.results:
-            job.stream_data(fd, data)
-        if fd != box.results and data:
-            return
         if not data:
             poller.unregister(fd)
             if fd == box.results:  # the jail's resident process is gone
                 yield from job.stop(box, time.monotonic(), "gone")
+        if fd == box.diag or not data:
             return
         for header, parts in job.frames.feed(data):
             out = job.on_frame(box, header, parts)
@@ -663,6 +663,10 @@ class _Job:
         self.calls, self.limits, self.caps, self.folder = calls, limits, caps, folder
         self.streams = streams  # stdout, stderr read ends: call i has streams[2i], streams[2i + 1]
         self.text = {fd: sandbox._Stream() for fd in streams}
+        self.open = set(streams)
+        self.poller = select.poll()
+        for fd in streams:
+            self.poller.register(fd, select.POLLIN)
         self.frames = _Frames()
         self.cpu_seconds, self.deadline = cpu_seconds, deadline
         self.reported, self.awaiting, self.started = 0, False, time.monotonic()
@@ -670,30 +674,36 @@ class _Job:
         self.end: str | None = None  # done, retired (the rest need a new worker), dead (and the jail), cancelled
 
     def close(self) -> None:
-        for fd in self.streams:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        self.streams = []
+        for fd in list(self.open):
+            self._close(fd)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _close(self, fd: int) -> None:
+        """Stop reading a call's stream: whatever still writes to it (a stray) gets EPIPE."""
+        self.poller.unregister(fd)
+        self.open.discard(fd)
+        os.close(fd)
 
     def stream_data(self, fd: int, data: bytes) -> None:
         if data:
             self.text[fd].add(data)
+        elif fd in self.open:
+            self._close(fd)
 
     def _texts(self, i: int) -> tuple[str, str]:
         """Call i's stdout and stderr: what is left in its pipes drained, then its pipes closed."""
         out, err = self.streams[2 * i], self.streams[2 * i + 1]
         for fd in (out, err):
-            for _ in range(64):  # at most 64 MiB more; the rest is dropped with the pipe
+            for _ in range(64 if fd in self.open else 0):  # at most 64 MiB more; the rest is dropped with the pipe
                 try:
                     data = os.read(fd, 1 << 20)
-                except (BlockingIOError, OSError):
+                except OSError:  # BlockingIOError: nothing more for now
                     break
                 if not data:
                     break
                 self.text[fd].add(data)
+            if fd in self.open:
+                self._close(fd)
         return self.text[out].text(), self.text[err].text()
 
     def on_frame(self, box: _Box, header: dict[str, Any], parts: list[bytes]) -> Outcome | None:

@@ -188,7 +188,7 @@ def _call(call: Any) -> tuple[dict[str, Any], list[bytes]]:
     """
     worker = os.getpid()
     try:
-        header, parts = child._call(ROOT, call, frozenset())
+        header, parts = child._call(ROOT, call, set())
     except BaseException as e:  # noqa: BLE001 - e.g. an exception whose __str__ raises while being described
         header, parts = {"status": Status.EXCEPTION.value, "message": f"raised {type(e).__name__}, which could not "
                          "be described", "modules": child._student_modules()}, []
