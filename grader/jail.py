@@ -105,6 +105,25 @@ def unavailable() -> str | None:
     except (cgroups.CgroupUnavailable, OSError) as e:
         return (f"no usable cgroup ({e}); run the grader as root, or in a cgroup v2 subtree delegated to its "
                 "user (e.g. `systemd-run --user --scope -p Delegate=yes ...`)")
+    return _probe(shutil.which("bwrap") or "bwrap", os.geteuid() == 0)
+
+
+@functools.cache
+def _probe(bwrap: str, as_root: bool) -> str | None:
+    """Whether bubblewrap can make its namespaces here, as the user jails run as (once per process: ~10 ms)."""
+    uid = UID_BASE - 1 if as_root else None  # a uid no jail uses: user namespaces are allowed per user
+    try:
+        proc = subprocess.run([bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--ro-bind", "/", "/",
+                               "--", shutil.which("true") or "/bin/true"], capture_output=True, env={}, timeout=30,
+                              preexec_fn=None if uid is None else functools.partial(_preexec, [], None, uid))
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"bubblewrap could not be run ({e})"
+    if proc.returncode != 0:
+        said = proc.stderr.decode("utf-8", "replace").strip()[-500:]
+        return (f"bubblewrap cannot create its namespaces here ({said}); unprivileged user namespaces must be "
+                "allowed: `sysctl kernel.unprivileged_userns_clone=1` (older Debian); on Ubuntu 23.10 and later, "
+                "an AppArmor profile granting `userns` to /usr/bin/bwrap, or "
+                "`sysctl kernel.apparmor_restrict_unprivileged_userns=0`")
     return None
 
 

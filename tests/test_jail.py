@@ -439,6 +439,24 @@ def test_without_cgroups_graded_mode_refuses(mini, monkeypatch):
         jail.Jail(mini.root)
 
 
+def test_without_user_namespaces_graded_mode_refuses_and_says_how_to_allow_them(mini, monkeypatch):
+    import subprocess
+
+    said = b"bwrap: No permissions to create a new namespace, likely because the kernel does not allow " \
+           b"non-privileged user namespaces."
+    monkeypatch.setattr(cgroups, "detect", lambda: cgroups.Layout(1, {}))
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: f"/nowhere/{name}")
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, b"", said))
+    jail._probe.cache_clear()
+    try:
+        with pytest.raises(jail.JailUnavailable, match="unprivileged_userns_clone=1") as e:
+            jail.Jail(mini.root)
+        assert "No permissions to create a new namespace" in str(e.value)
+        assert "apparmor_restrict_unprivileged_userns=0" in str(e.value)
+    finally:
+        jail._probe.cache_clear()
+
+
 def test_cgroup_v2_is_detected_and_limited_through_its_files(tmp_path, monkeypatch):
     """v2 (most instructors' machines) on a fake cgroupfs: the files written are the interface's own."""
     group = tmp_path / "user.slice" / "grader.scope"
