@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -109,7 +110,11 @@ def main() -> int:
     rows: dict[str, list] = {"per jail (1 call)": [one], "7 calls": [seven], "21 calls": [twenty_one],
                              "gelu": [gelu], "four stages": [stage_calls(course, s.id) for s in course.stages]}
     measure(1, rows)  # warm: fixtures read, bytecode compiled, page cache filled
-    got = measure(args.rounds, rows)
+    try:
+        got = measure(args.rounds, rows)
+    finally:
+        os.chdir(ROOT)
+        shutil.rmtree(ROOT_SUB, ignore_errors=True)
     per_call = {s: (got["21 calls"][s] - got["7 calls"][s]) / 14 for s in ("fork", "jail")}
     table = [("per jail (1 call)", got["per jail (1 call)"]), ("per call", per_call),
              ("gelu (7 calls)", got["gelu"]), ("four stages (one submission)", got["four stages"])]
