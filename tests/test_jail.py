@@ -1,12 +1,13 @@
-"""The graded jail (grader/jail.py) driven directly: correct submissions pass through it, hostile ones are held.
+"""The graded jail (grader/run/jail/) driven directly: correct submissions pass through it, hostile ones are held.
 
 Issue 9's red team reached, from a graded child, the grader's memory and environment, the course folder, .git,
 fixtures, an autograder.zip and a gradebook; left ~70 setsid() processes alive; used 8.3 GiB across five children
 and memfds; took the grader to 4.7 GiB with forged result frames; and left 360 MiB in /tmp. Each attack is a file
 in tests/hostile/jail/ (a `student/double.py` for the mini course), run here through the jail with the verdict
-that means it held; the attacks a learner's own machine cannot stop also run self-paced (grader/sandbox.py's
+that means it held; the attacks a learner's own machine cannot stop also run self-paced (grader/run/sandbox.py's
 fork), where they must succeed, so the jailed test is not vacuous. Outcomes are judged here as grade.py would:
-against the fixtures' expected outputs.
+against the fixtures' expected outputs. tests/test_hostile.py runs its graded corpus through the jail too (it is
+what grade.Options(graded=True) does), and tests/test_jail_batch.py the attacks that need a batch or a course.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader import cgroups, compare, fixtures, jail, sandbox
+from grader import fixtures
 from grader.course import Course, load_course
+from grader.judge import compare
 from grader.results import Status
+from grader.run import jail, protocol, sandbox
+from grader.run.jail import cgroups, preflight, spawn
+from grader.run.protocol import Call, Limits, NpyFile, Outcome
 from tests.conftest import ROOT, write_student
-from tests.test_hostile import HOSTILE, Arena, Hostile
 
 JAILED = ROOT / "tests" / "hostile" / "jail"
 WHY_NOT = jail.unavailable()
@@ -41,15 +45,21 @@ def run_gelu(x):
 CORRECT = "def run_double(x):\n    return 2 * x\n"
 
 
-def calls_of(course: Course, stage_id: str, files: bool = False) -> tuple[fixtures.StageFixtures, list[sandbox.Call]]:
-    """A stage's calls; with `files`, fixture arrays passed as their verified .npy files (jail.file_inputs)."""
+def calls_of(course: Course, stage_id: str, files: bool = False) -> tuple[fixtures.StageFixtures, list[Call]]:
+    """A stage's calls as grade.py makes them; with `files`, fixture arrays as their verified .npy files."""
     stage = course.stage(stage_id)
     source = fixtures.StageFixtures(course, stage)
-    return source, [sandbox.Call(c.id, stage.module, c.function, jail.file_inputs(source, c) if files else
-                                 source.inputs(c), stage.function(c.function).returns) for c in stage.cases]
+
+    def inputs(c):
+        if not files:
+            return source.inputs(c)
+        return {**source.inputs(c), **{k: NpyFile(str(p)) for k, p in source.input_files(c).items()}}
+
+    return source, [Call(c.id, stage.module, c.function, inputs(c), stage.function(c.function).returns,
+                         max_bytes=32 * source.output_size(c) + (1 << 20)) for c in stage.cases]
 
 
-def judge(course: Course, stage_id: str, source: fixtures.StageFixtures, outcomes: list[sandbox.Outcome]) -> list:
+def judge(course: Course, stage_id: str, source: fixtures.StageFixtures, outcomes: list[Outcome]) -> list:
     """Each outcome's status, PASS or FAIL where a value came back (compared as grade.py compares)."""
     stage, statuses = course.stage(stage_id), []
     for out in outcomes:
@@ -62,15 +72,14 @@ def judge(course: Course, stage_id: str, source: fixtures.StageFixtures, outcome
     return statuses
 
 
-def in_jail(course: Course, text: str, limits: sandbox.Limits | None = None, settings: jail.Settings | None = None,
-            stage_id: str = "double", **options: object) -> tuple[list, list[sandbox.Outcome], jail.Jail]:
+def in_jail(course: Course, text: str, limits: Limits | None = None, settings: jail.Settings | None = None,
+            stage_id: str = "double", **options: object) -> tuple[list, list[Outcome], jail.Jail]:
     """Grade `text` as the learner's file of `stage_id` in a jail of its own; (statuses, outcomes, closed jail)."""
     write_student(course, stage_id, text)
-    source, calls = calls_of(course, stage_id)
-    limits = limits or sandbox.Limits(timeout=5.0, memory_mb=1024)
+    source, calls = calls_of(course, stage_id, files=True)
+    limits = limits or Limits(timeout=5.0, memory_mb=1024)
     with jail.Jail(course.root, settings) as j:
-        outcomes = list(j.run(calls, limits, output_caps=jail.output_caps(source, course.stage(stage_id).cases),
-                              **options))  # type: ignore[arg-type]
+        outcomes = list(j.run(calls, limits, **options))  # type: ignore[arg-type]
     return judge(course, stage_id, source, outcomes), outcomes, j
 
 
@@ -78,7 +87,7 @@ def self_paced(course: Course, text: str, stage_id: str = "double") -> list:
     """The same file in the self-paced setting (a plain fork): the control."""
     write_student(course, stage_id, text)
     source, calls = calls_of(course, stage_id)
-    outcomes = list(sandbox.run(course.root, calls, sandbox.Limits(timeout=5.0, memory_mb=1024)))
+    outcomes = list(sandbox.run(course.root, calls, Limits(timeout=5.0, memory_mb=1024)))
     return judge(course, stage_id, source, outcomes)
 
 
@@ -136,10 +145,9 @@ def test_gelu_passes_through_the_jail(tmp_path, quiet_tmp):
     (root / "student").mkdir(parents=True)
     (root / "student" / "__init__.py").write_text("")
     (root / "student" / "gelu.py").write_text(GELU)
-    source, calls = calls_of(course, "gelu")
+    source, calls = calls_of(course, "gelu", files=True)
     with jail.Jail(root) as j:
-        outcomes = list(j.run(calls, sandbox.Limits(timeout=10, memory_mb=4096),
-                              output_caps=jail.output_caps(source, course.stage("gelu").cases)))
+        outcomes = list(j.run(calls, Limits(timeout=10, memory_mb=4096)))
         note = j.isolation()
     assert judge(course, "gelu", source, outcomes) == [P] * len(calls), [o.message for o in outcomes]
     assert all(o.modules == ["student", "student.gelu"] for o in outcomes)
@@ -160,9 +168,8 @@ def test_one_jail_serves_every_stage_of_a_submission(tmp_path):
     with jail.Jail(root) as j:
         for stage in course.stages:  # the checkpoint stage reads an input file with safetensors, in the jail
             source, calls = calls_of(course, stage.id, files=True)
-            assert any(isinstance(v, jail.NpyFile) for c in calls for v in c.inputs.values())
-            outcomes = list(j.run(calls, sandbox.Limits(timeout=stage.timeout, memory_mb=stage.memory_mb),
-                                  output_caps=jail.output_caps(source, stage.cases)))
+            assert any(isinstance(v, NpyFile) for c in calls for v in c.inputs.values())
+            outcomes = list(j.run(calls, Limits(timeout=stage.timeout, memory_mb=stage.memory_mb)))
             assert judge(course, stage.id, source, outcomes) == [P] * len(calls), [o.message for o in outcomes]
     assert len(j.stats) == 1  # one interpreter for the four stages
 
@@ -176,10 +183,10 @@ def test_the_grading_machines_files_are_out_of_reach(mini):
     (mini.root / "gradebook.sqlite").write_bytes(b"SQLite format 3\0")
     text = hostile("reads_host.py", ROOT=mini.root, GIT=ROOT / ".git")
     statuses, outcomes, _ = in_jail(mini, text)
-    assert statuses == [F, F, F], [o.stdout for o in outcomes]
+    assert statuses == [F, F, F], [o.output for o in outcomes]
     for target in ("course.yaml", "autograder.zip", "gradebook.sqlite", ".git", "/work", "/root", "/home"):
-        assert target in outcomes[0].stdout
-    assert "LEAKED: []" in outcomes[0].stdout
+        assert target in outcomes[0].output
+    assert "LEAKED: []" in outcomes[0].output
     assert self_paced(mini, text) == [P, P, P]  # the control: nothing stops it there
 
 
@@ -188,9 +195,9 @@ def test_the_graders_environment_and_secrets_are_absent(mini, monkeypatch):
     monkeypatch.setenv("GRADER_API_TOKEN", "s3cret-token-for-the-test")
     text = hostile("reads_environ.py")
     statuses, outcomes, _ = in_jail(mini, text)
-    assert statuses == [F, F, F], [o.stdout for o in outcomes]
-    assert "FOUND: []" in outcomes[0].stdout
-    names = eval(outcomes[0].stdout.split("environment:")[1].splitlines()[0])  # noqa: S307 - our test's output
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    assert "FOUND: []" in outcomes[0].output
+    names = eval(outcomes[0].output.split("environment:")[1].splitlines()[0])  # noqa: S307 - our test's output
     assert set(names) <= {"HOME", "LANG", "LD_LIBRARY_PATH", "MKL_NUM_THREADS", "OMP_NUM_THREADS",
                           "OPENBLAS_NUM_THREADS", "PATH", "PWD", "TMPDIR"}, names
     assert self_paced(mini, text) == [P, P, P]
@@ -210,8 +217,8 @@ def test_the_network_is_unreachable(mini):
     try:
         text = hostile("uses_network.py", PORT=server.getsockname()[1], ABSTRACT=abstract)
         statuses, outcomes, _ = in_jail(mini, text)
-        assert statuses == [F, F, F], [o.stdout for o in outcomes]
-        assert outcomes[0].stdout.count("blocked:") == 3
+        assert statuses == [F, F, F], [o.output for o in outcomes]
+        assert outcomes[0].output.count("blocked:") == 3
         for s in (server, unix):
             with pytest.raises(BlockingIOError):
                 s.accept()
@@ -228,7 +235,7 @@ def test_the_jail_runs_as_a_fresh_unprivileged_uid(mini):
     _, calls = calls_of(mini, "double")
     seen: dict[int, int] = {}
     with jail.Jail(mini.root) as j:
-        worker = threading.Thread(target=lambda: list(j.run(calls[:1], sandbox.Limits(timeout=5))))
+        worker = threading.Thread(target=lambda: list(j.run(calls[:1], Limits(timeout=5))))
         worker.start()
         deadline = time.monotonic() + 5
         while not seen and time.monotonic() < deadline:
@@ -243,7 +250,7 @@ def test_the_jail_runs_as_a_fresh_unprivileged_uid(mini):
         worker.join()
     assert seen and set(seen.values()) == {j.stats[0]["uid"]}, seen
     if os.geteuid() == 0:
-        assert j.stats[0]["uid"] >= jail.UID_BASE
+        assert j.stats[0]["uid"] >= spawn.UID_BASE
 
 
 # --- processes, memory, files --------------------------------------------------------------------------------
@@ -253,10 +260,10 @@ def test_the_jail_runs_as_a_fresh_unprivileged_uid(mini):
 def test_setsid_processes_die_with_the_jail_and_the_next_jail_is_unharmed(mini):
     statuses, outcomes, j = in_jail(mini, hostile("forks_setsid.py"))
     assert statuses == [P, P, P], [o.message for o in outcomes]
-    started = [int(o.stdout.split()[1].rstrip(",")) for o in outcomes]
-    refused = [int(o.stdout.split()[3]) for o in outcomes]
+    started = [int(o.output.split()[1].rstrip(",")) for o in outcomes]
+    refused = [int(o.output.split()[3]) for o in outcomes]
     assert all(r > 0 for r in refused) and all(s + r == 70 for s, r in zip(started, refused, strict=True)), \
-        [o.stdout for o in outcomes]  # the pids limit refused some forks
+        [o.output for o in outcomes]  # the pids limit refused some forks
     uids = {s["uid"] for s in j.stats}
     assert jail_processes(uids) == []  # none of the ~180 setsid() processes survived
     assert all(s["emptied"] for s in j.stats)
@@ -271,7 +278,7 @@ def test_setsid_processes_die_with_the_jail_and_the_next_jail_is_unharmed(mini):
 @pytest.mark.slow
 def test_memory_is_capped_for_all_processes_together(mini):
     """Five children, each under its own address-space cap, with memfds: the cgroup stops them together."""
-    limits = sandbox.Limits(timeout=20, memory_mb=768)
+    limits = Limits(timeout=20, memory_mb=768)
     (statuses, outcomes, j), rise = peak_rss_after(lambda: in_jail(mini, hostile("eats_memory.py", CHILD_MB=400),
                                                                    limits))
     assert statuses == [Status.MEMORY] * 3, [(o.status, o.message) for o in outcomes]
@@ -284,8 +291,8 @@ def test_memory_is_capped_for_all_processes_together(mini):
 @needs_jail
 def test_tmp_is_small_private_and_gone_afterwards(mini, quiet_tmp):
     statuses, outcomes, _ = in_jail(mini, hostile("fills_tmp.py"))
-    assert statuses == [F, F, F], [o.stdout for o in outcomes]
-    wrote = eval(outcomes[0].stdout.split("WROTE MiB:")[1].strip())  # noqa: S307 - our own test's output
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    wrote = eval(outcomes[0].output.split("WROTE MiB:")[1].strip())  # noqa: S307 - our own test's output
     assert wrote["/tmp"] <= 64 and wrote["/var/tmp"] <= 64 and wrote["/dev/shm"] <= 1, wrote
     assert list(quiet_tmp.iterdir()) == []  # nothing of the jail is left on the host
 
@@ -295,14 +302,14 @@ def test_each_case_gets_only_its_own_output(mini):
     statuses, outcomes, _ = in_jail(mini, hostile("late_output.py"))
     assert statuses == [P, P, P]
     for out in outcomes:
-        assert out.stdout.count("own:") == 1 and "LATE" not in out.stdout, [o.stdout for o in outcomes]
+        assert out.output.count("own:") == 1 and "LATE" not in out.output, [o.output for o in outcomes]
     assert any("LATE" in o for o in _self_paced_stdout(mini, hostile("late_output.py")))  # the control
 
 
 def _self_paced_stdout(course: Course, text: str) -> list[str]:
     write_student(course, "double", text)
     _, calls = calls_of(course, "double")
-    return [o.stdout for o in sandbox.run(course.root, calls, sandbox.Limits(timeout=5.0))]
+    return [o.output for o in sandbox.run(course.root, calls, Limits(timeout=5.0))]
 
 
 # --- the result pipe -----------------------------------------------------------------------------------------
@@ -313,7 +320,7 @@ def test_a_huge_forged_frame_is_refused_as_it_arrives(mini):
     (result, rise) = peak_rss_after(lambda: in_jail(mini, hostile("forges_huge_frame.py")))
     statuses, outcomes, _ = result
     assert statuses == [B, B, B]
-    assert all("returned more than 1.0 MiB of output" in o.message for o in outcomes), outcomes[0].message
+    assert all(o.message.startswith("returned more than 1,0") for o in outcomes), [o.message for o in outcomes]
     assert rise < 32 << 20, rise  # 512 MiB announced and sent; the grader held at most the cap
 
 
@@ -331,20 +338,22 @@ def test_a_forged_bad_header_is_bad_output_not_a_crash(mini, header):
 
 @pytest.mark.parametrize("header", BAD_HEADERS)
 def test_the_frame_reader_refuses_every_bad_header(header):
-    frames = jail._Frames()
-    frames.cap = 1 << 20
-    assert list(frames.feed(jail.child.HEADER.pack(len(header)) + header)) == []
+    frames = protocol.Frames()
+    frames.limit = 1 << 20
+    assert list(frames.feed(protocol.HEADER.pack(len(header)) + header)) == []
     assert frames.broken
 
 
 def test_the_frame_reader_refuses_an_oversized_frame_from_its_header_alone():
-    frames = jail._Frames()
-    frames.cap = 1000
+    frames = protocol.Frames()
+    frames.limit = 1000
     head = b'{"status": "ok", "keys": [""], "parts": [1001]}'
-    assert list(frames.feed(jail.child.HEADER.pack(len(head)) + head)) == []
+    assert list(frames.feed(protocol.HEADER.pack(len(head)) + head)) == []
     assert frames.broken and "more than" in frames.broken and len(frames.buf) <= len(head) + 8
-    frames = jail._Frames()
-    assert list(frames.feed(jail.child.HEADER.pack(jail.HEADER_CAP + 1))) == [] and frames.broken
+    frames = protocol.Frames()
+    assert list(frames.feed(protocol.HEADER.pack(protocol.HEADER_CAP + 1))) == [] and frames.broken
+    frames = protocol.Frames()  # between calls (limit 0) no frame may carry a payload at all
+    assert list(frames.feed(protocol.HEADER.pack(len(head)) + head)) == [] and "did not ask" in frames.broken
 
 
 def test_a_forged_npy_payload_is_refused():
@@ -353,11 +362,14 @@ def test_a_forged_npy_payload_is_refused():
     buf = io.BytesIO()
     np.lib.format.write_array(buf, np.arange(4.0), allow_pickle=False)
     good = buf.getvalue()
-    assert np.array_equal(jail._npy(good), np.arange(4.0))
+    assert np.array_equal(protocol.read_npy(good), np.arange(4.0))
     lying = good.replace(b"(4,)", b"(9999999999999,)".ljust(4))  # a shape far larger than the bytes sent
     for data in (lying, good[:-8], good + b"\0" * 8, b"\x93NUMPY\x01\x00" + b"\xff" * 20):
         with pytest.raises(Exception):  # noqa: B017 - any refusal is right; what matters is no huge allocation
-            jail._npy(data)
+            protocol.read_npy(data)
+    call = Call("c", "student.x", "f", {})
+    out = protocol.result_of(call, {"status": "ok", "keys": [""]}, [lying], 0.0)
+    assert out.status is B
 
 
 @needs_jail
@@ -365,8 +377,8 @@ def test_a_lone_surrogate_comes_back_as_safe_text(mini):
     statuses, outcomes, _ = in_jail(mini, hostile("surrogate_message.py"))
     assert statuses == [Status.EXCEPTION] * 3
     for out in outcomes:
-        assert "bad \\ud800 value" in out.message and "out \\ud800 put" in out.stdout
-        (out.message + out.stdout + out.stderr).encode("utf-8")  # printable, storable: no UnicodeEncodeError
+        assert "bad ? value" in out.message and "out \\ud800 put" in out.output, (out.message, out.output)
+        (out.message + out.output).encode("utf-8")  # printable, storable: no UnicodeEncodeError
 
 
 # --- ends: timeouts, crashes, refusals -----------------------------------------------------------------------
@@ -375,7 +387,7 @@ def test_a_lone_surrogate_comes_back_as_safe_text(mini):
 @needs_jail
 def test_a_timeout_kills_the_jail_and_the_rest_run_in_a_new_one(mini):
     text = "import time\n\n\ndef run_double(x):\n    if x.size != 128:\n        time.sleep(60)\n    return 2 * x\n"
-    statuses, outcomes, j = in_jail(mini, text, sandbox.Limits(timeout=0.5))
+    statuses, outcomes, j = in_jail(mini, text, Limits(timeout=0.5))
     assert statuses == [Status.TIMEOUT, P, Status.TIMEOUT]
     assert "took longer than 0.5 s" in outcomes[0].message
     assert len(j.stats) == 2 and all(s["emptied"] for s in j.stats)  # a jail per timeout; 'random' ran in the 2nd
@@ -389,18 +401,24 @@ def test_a_timeout_kills_the_jail_and_the_rest_run_in_a_new_one(mini):
     ("import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)", Status.CRASHED, "SIGKILL"),
     ("import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n    os.kill(os.getpid(), signal.SIGKILL)",
      Status.CRASHED, "sandbox's own processes"),
+    ("import time\n    while True:\n        time.sleep(0.01)", Status.TIMEOUT, "It was at student/double.py:5"),
 ])
 def test_deaths_are_said_as_sandbox_py_says_them(mini, body, status, fragment):
-    statuses, outcomes, _ = in_jail(mini, f"def run_double(x):\n    {body}\n")
+    """Each way a call can end without an answer, in the words of the forked path; a timeout names the line."""
+    statuses, outcomes, _ = in_jail(mini, f"def run_double(x):\n    print('before')\n    {body}\n",
+                                    Limits(timeout=1.0, memory_mb=1024))
     assert statuses == [status] * 3, [o.message for o in outcomes]
     assert fragment in outcomes[0].message
+    assert all(o.output.startswith("before") for o in outcomes), [o.output for o in outcomes]
+    if status is Status.TIMEOUT:
+        assert outcomes[0].where == "student/double.py:5  time.sleep(0.01)"
 
 
 @needs_jail
 def test_a_cpu_budget_stops_a_call_that_burns_it(mini):
     text = "import threading\n\n\ndef spin():\n    while True:\n        pass\n\n\ndef run_double(x):\n" \
            "    for _ in range(3):\n        threading.Thread(target=spin, daemon=True).start()\n    spin()\n"
-    statuses, outcomes, j = in_jail(mini, text, sandbox.Limits(timeout=10), cpu_seconds=0.3)
+    statuses, outcomes, j = in_jail(mini, text, Limits(timeout=10), cpu_seconds=0.3)
     assert statuses == [Status.TIMEOUT] * 3, [o.message for o in outcomes]
     assert "0.3 s of CPU time" in outcomes[0].message and all(o.seconds < 5 for o in outcomes)
 
@@ -411,7 +429,7 @@ def test_a_cancel_ends_the_jail_and_the_run(mini):
     _, calls = calls_of(mini, "double")
     started = time.monotonic()
     with jail.Jail(mini.root) as j:
-        outcomes = list(j.run(calls, sandbox.Limits(timeout=5), cancel=lambda: time.monotonic() > started + 1.0))
+        outcomes = list(j.run(calls, Limits(timeout=5), cancel=lambda: time.monotonic() > started + 1.0))
         assert j._box is None  # killed at the cancel, not kept for a next stage
     assert 1 <= len(outcomes) < 3 and all(s["emptied"] for s in j.stats)
 
@@ -424,9 +442,9 @@ def test_without_bubblewrap_graded_mode_refuses_and_names_the_install(mini, monk
     write_student(mini, "double", CORRECT)
     _, calls = calls_of(mini, "double")
     with jail.Jail(mini.root, unsandboxed=True) as j:
-        outcomes = list(j.run(calls, sandbox.Limits(timeout=5)))
-        assert j.isolation().startswith("NOT jailed (bubblewrap (bwrap) is not installed")
-    assert all(o.status is None for o in outcomes)
+        outcomes = list(j.run(calls, Limits(timeout=5)))
+        assert j.isolation().startswith("NOT jailed (graded with --unsandboxed")
+    assert all(o.status is None and o.isolation.startswith("NOT jailed") for o in outcomes)
 
 
 def test_without_cgroups_graded_mode_refuses(mini, monkeypatch):
@@ -447,14 +465,14 @@ def test_without_user_namespaces_graded_mode_refuses_and_says_how_to_allow_them(
     monkeypatch.setattr(cgroups, "detect", lambda: cgroups.Layout(1, {}))
     monkeypatch.setattr(shutil, "which", lambda name, *a, **k: f"/nowhere/{name}")
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, b"", said))
-    jail._probe.cache_clear()
+    preflight.probe.cache_clear()
     try:
         with pytest.raises(jail.JailUnavailable, match="unprivileged_userns_clone=1") as e:
             jail.Jail(mini.root)
         assert "No permissions to create a new namespace" in str(e.value)
         assert "apparmor_restrict_unprivileged_userns=0" in str(e.value)
     finally:
-        jail._probe.cache_clear()
+        preflight.probe.cache_clear()
 
 
 def test_cgroup_v2_is_detected_and_limited_through_its_files(tmp_path, monkeypatch):
@@ -481,31 +499,3 @@ def test_cgroup_v2_is_detected_and_limited_through_its_files(tmp_path, monkeypat
         "memory.max": str(512 << 20), "memory.swap.max": "0", "pids.max": "32", "cpu.max": "150000 100000"}
     assert cg.procs_files() == [str(folder / "cgroup.procs")]
     assert cg.kill() is True and (folder / "cgroup.kill").read_text() == "1"
-
-
-# --- the graded corpus of tests/test_hostile.py, through the jail --------------------------------------------
-
-GRADED = [h for h in HOSTILE if h.graded]
-
-
-@needs_jail
-@pytest.mark.slow
-@pytest.mark.parametrize("h", GRADED, ids=[h.file[:-3] for h in GRADED])
-def test_the_graded_hostile_corpus_holds_in_the_jail(mini, h: Hostile, monkeypatch):
-    """Every graded attack of tests/test_hostile.py, with the verdict it has there (the jail needs no root)."""
-    monkeypatch.setenv("GRADER_TEST_SECRET", "s3cret")
-    arena = Arena(mini)
-    monkeypatch.setattr("tempfile.tempdir", str(arena.tmp))
-    try:
-        before = {p: p.read_bytes() for p in arena.protected[::2]}
-        limits = sandbox.Limits(timeout=h.timeout or 3.0, memory_mb=1024)
-        statuses, outcomes, _ = in_jail(mini, arena.source(h.file), limits)
-        assert statuses == h.expected(), [(o.status, o.message[:200], o.stdout[:200]) for o in outcomes]
-        if h.fragment:
-            assert all(h.fragment in o.message for o in outcomes), outcomes[0].message
-        time.sleep(0.05)
-        assert arena.survivors() == [] and arena.connections() == 0
-        assert {p: p.read_bytes() for p in arena.protected[::2]} == before
-        assert list(arena.tmp.iterdir()) == []
-    finally:
-        arena.close()

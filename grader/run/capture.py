@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import time
 
 from grader.run.protocol import OUTPUT_CAP, safe_text
 
 _CHUNK = 1 << 20
+STACK_WAIT = 0.2  # seconds a timed-out process has to write its stack before it is killed
 
 
 def make() -> tuple[int, int]:
@@ -68,3 +71,20 @@ def learner_line(stack: str, student_dirs: list[str], source_dir: str) -> str | 
             source = ""
         return safe_text(f"student/{rel}:{line}  {source}".rstrip(), 300)
     return None
+
+
+def ask_stack(pid: int, fd: int, student_dirs: list[str], source_dir: str) -> str | None:
+    """Ask a running process for its Python stack (faulthandler, SIGUSR1) and find the learner's line in it."""
+    try:
+        os.kill(pid, signal.SIGUSR1)
+    except OSError:
+        return None
+    deadline, size = time.monotonic() + STACK_WAIT, -1
+    while time.monotonic() < deadline:  # written in one go by the handler: wait until it stops growing
+        now = os.fstat(fd).st_size
+        if now and now == size:
+            break
+        size = now
+        time.sleep(0.005)
+    text, _ = read(fd, 64 * 1024)
+    return learner_line(text, student_dirs, source_dir)

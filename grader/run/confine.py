@@ -123,7 +123,7 @@ def make_scratch(plan: Plan) -> Path:
     return scratch
 
 
-def _read_tree(folder: Path) -> dict[str, bytes]:
+def read_tree(folder: Path) -> dict[str, bytes]:
     """Regular files under student/, read without following links.
 
     A symlink or a hard link in a submission could otherwise make the (still privileged) child copy a fixture
@@ -165,7 +165,7 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
     """In the graded child, before any learner code: namespaces, scratch folder, environment, user."""
     assert scratch is not None
     got: list[str] = []
-    files = _read_tree(root / "student")
+    files = read_tree(root / "student")
     # Input files (a stage's artifacts, such as a checkpoint) live in the fixtures folder about to be hidden:
     # opened inside the new mount namespace before hiding, then bound read-only into the scratch folder.
     inputs = sorted({p for c in calls for p in c.inputs.values() if isinstance(p, str) and os.path.isfile(p)})

@@ -1,4 +1,4 @@
-"""One control group per jail (grader/jail.py): memory, processes and CPU of everything the jail runs, together.
+"""One control group per jail (grader/run/jail/): memory, processes and CPU of everything the jail runs, together.
 
 The memory limit counts every process of the jail *and* the pages of its tmpfs files and memfds, which per-process
 limits (RLIMIT_AS) never see; swap is turned off for the group where the kernel allows. The pids limit bounds forks
