@@ -52,7 +52,7 @@ def run_checkpoint_mlp(checkpoint, layer, x):
     (course.root / stage.student_file).write_text(probe)
     result = grade.grade_stage(course, stage, grade.Options(graded=True))
     notes = " ".join(result.notes)
-    if "mount namespace" not in notes:
+    if "mount namespace" not in notes and "jail: bubblewrap" not in notes:
         pytest.skip(f"this machine gives no mount namespace: {notes}")
     assert {c.status.value for c in result.cases} == {"not_started"}, [c.message for c in result.cases]
 

@@ -60,7 +60,7 @@ def test_bundle_layout(bundle: Path) -> None:
     assert modes["run_autograder"] & stat.S_IXUSR and modes["setup.sh"] & stat.S_IXUSR
     assert not [n for n in names if n.endswith("reference.py") or "/.grader/" in n or "__pycache__" in n]
     assert "course/fixtures/double/secret/x.npy" in names  # hidden cases ship in the autograder
-    assert "course/grader/cli.py" in names
+    assert "course/grader/cli/__init__.py" in names and "course/grader/run/jail/inside.py" in names
 
 
 def test_setup_script_is_valid_bash(bundle: Path, tmp_path: Path) -> None:

@@ -198,7 +198,7 @@ def _comparison_detail(comp: Comparison, case: CaseResult) -> Iterable[str]:
 def render(report: Report, colour: bool = False, footer: list[str] | None = None) -> str:
     """The whole report as text."""
     style = Style(colour)
-    lines: list[str] = []
+    lines = [style("note ", "bold") + _safe(note) for note in report.notes]
     for stage in report.stages:
         lines.extend(render_stage(stage, style))
     if len(report.stages) > 1:

@@ -17,14 +17,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below, imported on first use: the jail's own interpreter needs none of them
-    from grader.run.jail.box import UNSANDBOXED, Jail, one_shot
+    from grader.run.jail.box import Jail, one_shot
     from grader.run.jail.mounts import Settings
     from grader.run.jail.preflight import INSTALL, JailUnavailable, require, unavailable
     from grader.run.jail.spawn import JailError
 
-_WHERE = {"Jail": "box", "one_shot": "box", "UNSANDBOXED": "box", "Settings": "mounts", "INSTALL": "preflight",
+_WHERE = {"Jail": "box", "one_shot": "box", "Settings": "mounts", "INSTALL": "preflight",
           "JailUnavailable": "preflight", "require": "preflight", "unavailable": "preflight", "JailError": "spawn"}
-__all__ = ["INSTALL", "UNSANDBOXED", "Jail", "JailError", "JailUnavailable", "Settings", "one_shot", "require",
+__all__ = ["INSTALL", "Jail", "JailError", "JailUnavailable", "Settings", "one_shot", "require",
            "unavailable"]
 
 

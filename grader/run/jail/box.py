@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from grader.errors import GraderError, UsageError
+from grader.results import UNJAILED
 from grader.run import capture, confine, reap, sandbox
 from grader.run.jail import cgroups
 from grader.run.jail.job import Job
@@ -31,8 +32,6 @@ from grader.run.jail.mounts import JOBS_IN_JAIL, ROOT_IN_JAIL, UID_INSIDE, Bind,
 from grader.run.jail.preflight import require
 from grader.run.jail.spawn import Box, as_seen, fresh_uid, spawn
 from grader.run.protocol import Call, Limits, NpyFile, Outcome
-
-UNSANDBOXED = "NOT jailed (graded with --unsandboxed: for trusted submissions only)"
 
 
 class Jail:
@@ -67,7 +66,7 @@ class Jail:
     def isolation(self) -> str:
         """What kept the submission apart from the grading machine, in one line (for StageResult.notes)."""
         if self.unsandboxed:
-            return UNSANDBOXED
+            return UNJAILED
         found = runtime(self.settings.packages).packages
         user = (f"uid {self._uid} outside (a fresh one per jail)" if self._uid is not None
                 else f"this grader's uid {os.getuid()} outside")
@@ -93,7 +92,7 @@ class Jail:
                              "without --isolate")
         if self.unsandboxed:
             for outcome in sandbox.run(self.root, calls, limits, cancel=cancel, graded=True, **unsandboxed):
-                outcome.isolation = f"{UNSANDBOXED}: {outcome.isolation or 'a forked child'}"
+                outcome.isolation = f"{UNJAILED}: {outcome.isolation or 'a forked child'}"
                 yield outcome
             return
         todo = list(calls)
