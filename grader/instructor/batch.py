@@ -76,8 +76,8 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
     except FixtureError:
         raise  # the course's problem, not this submission's: the batch stops with the message
     except Exception as e:  # noqa: BLE001 - one submission's grader failure must not stop the cohort
-        return Entry(sub.id, digest, "error", message=f"the grader failed on this submission: "
-                     f"{type(e).__name__}: {e}", seconds=time.monotonic() - started)
+        return Entry(sub.id, digest, "error", message=submissions.printable(
+            f"the grader failed on this submission: {type(e).__name__}: {e}"), seconds=time.monotonic() - started)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

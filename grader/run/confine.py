@@ -190,7 +190,8 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
         _mount("tmpfs", str(scratch), "tmpfs", _MS_NOSUID | _MS_NODEV,
                f"size={GRADED_FILE_CAP},mode=0700{owner}")
         for path in plan.hide:
-            _mount("tmpfs", path, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=4k,mode=0")
+            if os.path.isdir(path):  # not when _reopen already covered a folder above it
+                _mount("tmpfs", path, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=4k,mode=0")
         if os.path.isdir("/dev/shm"):
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
                    f"size={1 << 20},mode=1777")
