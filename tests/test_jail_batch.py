@@ -33,6 +33,7 @@ from grader.instructor import gradescope
 from grader.judge import grade
 from grader.results import Status
 from grader.run import jail
+from grader.run.jail import staging
 
 WHY_NOT = jail.unavailable()
 pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=f"no jail on this machine: {WHY_NOT}")
@@ -250,15 +251,17 @@ def _descendants(root: int) -> list[tuple[int, int]]:
 
 
 @pytest.mark.slow
-def test_a_killed_batch_leaves_no_worker_or_learner_process(course, tmp_path):
+def test_a_killed_batch_leaves_no_worker_or_learner_process(course, tmp_path, monkeypatch):
     """SIGKILL `batch --jobs 2` mid-grade: its workers, their jails and the learners' setsid() processes all die."""
     sleeper = ("import os\nimport time\n\n\ndef run_double(x):\n    if os.fork() == 0:\n        os.setsid()\n"
                "        time.sleep(300)\n        os._exit(0)\n    time.sleep(2)\n    return 2 * x\n")
     for i in range(4):
         student(tmp_path / "subs" / f"s{i}", {**GOOD, "double": sleeper})
+    (tmp_path / "tmp").mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "grader", "--root", str(course), "batch", str(tmp_path / "subs"),
                              "--db", str(tmp_path / "gb.sqlite"), "--jobs", "2"], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                            env={**os.environ, "TMPDIR": str(tmp_path / "tmp")}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline, tree = time.monotonic() + 60, []
         while time.monotonic() < deadline:  # both workers in a jail, each with the learner's sleeping process
@@ -273,8 +276,39 @@ def test_a_killed_batch_leaves_no_worker_or_learner_process(course, tmp_path):
         time.sleep(1.5)  # well below the learner's 2 s: a worker left alive would still be grading
         alive = [(pid, s[2]) for pid, started in tree if (s := _stat(pid)) and s[1] == started and s[2] != "Z"]
         assert alive == [], alive
+        left = list((tmp_path / "tmp").iterdir())  # the killed workers' staging and scratch: the next run's to sweep
+        monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+        assert staging.sweep() + staging.sweep("grader-submission-") == len(left) > 0, left
+        assert not list((tmp_path / "tmp").iterdir())
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_batch_leaves_no_jail_staging_or_spare_behind(mini_template, tmp_path, monkeypatch, jobs):
+    """Each submission's jail, and the warm spare started for the next one, end with the batch (and its workers)."""
+    from grader.instructor import batch
+    from grader.instructor.gradebook import Gradebook
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(scratch))
+    for i in range(3):
+        student(tmp_path / "subs" / f"s{i}", GOOD)
+    course = load_course(mini_template)
+    book = Gradebook(tmp_path / "gb.sqlite", course.title)
+    before = _children()
+    summary = batch.run(course, tmp_path / "subs", book, batch.BatchOptions(jobs=jobs))
+    assert summary.graded == 3 and {r.points for r in book.rows()} == {7.0}
+    book.close()
+    assert list(scratch.iterdir()) == []
+    assert _children() - before == set()  # every jail's processes reaped, the spare's too
+
+
+def _children() -> set[int]:
+    """This process's children (zombies included): a subreaper inherits orphans, which it must reap."""
+    return {int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and (s := _stat(int(p.name)))
+            and s[0] == os.getpid()}

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.util import Finalize
 from pathlib import Path
 
 from grader import fixtures
@@ -31,9 +32,10 @@ from grader.instructor import submissions
 from grader.instructor.gradebook import Entry, Gradebook
 from grader.judge import grade
 from grader.results import UNJAILED, Report, StageResult, Status
-from grader.run.jail import Jail, require
+from grader.run.jail import Jail, discard_spare, require, staging
 
 _PR_SET_PDEATHSIG = 1
+SCRATCH = "grader-submission-"  # + the worker's pid: a killed batch's are swept by the next
 
 
 @dataclass
@@ -61,13 +63,14 @@ class Summary:
 def grade_submission(course: Course, sub: submissions.Submission, digest: str, options: BatchOptions) -> Entry:
     """Unpack one submission into scratch and grade it; never raises for a problem with the submission."""
     started = time.monotonic()
-    scratch = Path(tempfile.mkdtemp(prefix="grader-submission-"))
+    scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
     try:
         try:
             submissions.unpack(sub, scratch)
         except submissions.SubmissionError as e:
             return Entry(sub.id, digest, "rejected", message=str(e), seconds=time.monotonic() - started)
-        with Jail(scratch, unsandboxed=options.unsandboxed) as box:  # one for all the submission's stages
+        # One jail for all the submission's stages; the next submission's starts meanwhile (a warm spare)
+        with Jail(scratch, unsandboxed=options.unsandboxed, warm=True) as box:
             results = _stages(course, scratch, box, started + options.budget, options)
         report = Report(course=course.title, stages=results, notes=[UNJAILED] if options.unsandboxed else [])
         compute = sum(c.seconds for s in results for c in s.cases)
@@ -139,6 +142,7 @@ def _die_with_the_batch(batch: int) -> None:
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != batch:  # the batch ended before the line above: nobody would kill us
         os._exit(1)
+    Finalize(None, discard_spare, exitpriority=10)  # a worker's warm spare jail ends with it
 
 
 def _work(sub: submissions.Submission, digest: str) -> Entry:
@@ -155,6 +159,7 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     for s in options.stages:
         course.stage(s)
     require(options.unsandboxed)  # a machine that cannot jail is refused now, not on every submission
+    staging.sweep(SCRATCH)  # what a batch killed earlier left
     started = time.monotonic()
     subs = submissions.discover(folder)
     known = book.known()
@@ -180,8 +185,11 @@ def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
              options: BatchOptions) -> Iterator[Entry]:
     _warm(course, options)
     if options.jobs == 1 or len(todo) <= 1:
-        for sub, digest in todo:
-            yield grade_submission(course, sub, digest, options)
+        try:
+            for sub, digest in todo:
+                yield grade_submission(course, sub, digest, options)
+        finally:
+            discard_spare()
         return
     _WORKER.update(course=course, options=options)
     pending = list(todo)

@@ -12,41 +12,40 @@ and every outcome's isolation note says NOT jailed.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
 import socket
-import tempfile
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from grader.errors import GraderError, UsageError
 from grader.results import UNJAILED
-from grader.run import capture, confine, reap, sandbox
-from grader.run.jail import cgroups
+from grader.run import capture, reap, sandbox
+from grader.run.jail import cgroups, staging
 from grader.run.jail.job import Job
-from grader.run.jail.mounts import JOBS_IN_JAIL, ROOT_IN_JAIL, UID_INSIDE, Bind, Settings, runtime
+from grader.run.jail.mounts import UID_INSIDE, Settings, runtime
 from grader.run.jail.preflight import require
-from grader.run.jail.spawn import Box, as_seen, fresh_uid, spawn
-from grader.run.protocol import Call, Limits, NpyFile, Outcome
+from grader.run.jail.spawn import Box, start
+from grader.run.protocol import Call, Limits, Outcome
 
 
 class Jail:
     """One submission's jail, started on first use and reused by each `run` (one per stage); `close` ends it."""
 
-    def __init__(self, root: Path, settings: Settings | None = None, *, unsandboxed: bool = False) -> None:
+    def __init__(self, root: Path, settings: Settings | None = None, *, unsandboxed: bool = False,
+                 warm: bool = False) -> None:
+        """`warm`: adopt this process's spare jail if one is ready, and start the next one (a batch's workers)."""
         require(unsandboxed)  # JailUnavailable names what to install, unless the caller chose --unsandboxed
-        self.root, self.settings, self.unsandboxed = Path(root), settings or Settings(), unsandboxed
+        self.root, self.settings, self.unsandboxed, self.warm = Path(root), settings or Settings(), unsandboxed, warm
         self.stats: list[dict[str, Any]] = []  # one entry per jail ended
         self._box: Box | None = None
         self._staging: Path | None = None
         self._layout = None if unsandboxed else cgroups.detect()
         if not unsandboxed:  # a jail's init outlives bubblewrap's own process by a moment: it is handed to us, reaped
             reap.become_subreaper()
-        self._files = 0
         self._limits_said: list[str] = []
         self._uid: int | None = None
 
@@ -109,14 +108,16 @@ class Jail:
                     self._end_box()
 
     def _ensure_box(self, memory_mb: int) -> Box:
-        if self._box is not None and self._box.memory_mb != memory_mb:
+        if self._box is None:
+            self._box = self._start(memory_mb)
+        if self._box.memory_mb != memory_mb:
             try:
                 self._box.cgroup.set_memory(memory_mb)
                 self._box.memory_mb = memory_mb
             except OSError:  # v1 refuses a limit below what the group holds: start afresh
                 self._end_box()
-        if self._box is None:
-            self._box = self._start(memory_mb)
+                self._box = self._start(memory_mb)
+        self._limits_said, self._uid = self._box.cgroup.limits, self._box.uid
         return self._box
 
     def _end_box(self) -> None:
@@ -124,126 +125,72 @@ class Jail:
         if box is not None:
             self.stats.append(box.kill())
 
-    def _stage(self) -> Path:
-        """The private folder the jail's read-only files come from: student/ (copied once) and jobs/."""
-        if self._staging is None:
-            staging = Path(tempfile.mkdtemp(prefix="grader-jail-"))
-            try:
-                _mkdir(staging / "jobs")
-                _mkdir(staging / "student")
-                for rel, data in confine.read_tree(self.root / "student").items():  # regular files, no links
-                    target = staging / rel
-                    for parent in reversed(target.relative_to(staging).parents[:-1]):
-                        _mkdir(staging / parent)
-                    _write_file(target, data)
-            except BaseException:
-                shutil.rmtree(staging, ignore_errors=True)
-                raise
-            self._staging = staging
-        return self._staging
-
     def _start(self, memory_mb: int) -> Box:
-        """Start one jail: its cgroup, then bubblewrap (exec'd, joined to the cgroup, as a fresh uid when root)."""
+        """The submission's first jail is this process's warm spare (when asked for and ready), else a new one."""
         assert self._layout is not None
-        staging = self._stage()
-        rt = runtime(self.settings.packages)
-        root = os.geteuid() == 0  # bubblewrap runs as a fresh uid, and reaches its sources through the view
-        binds, view = as_seen((*rt.binds, Bind(str(staging / "student"), f"{ROOT_IN_JAIL}/student"),
-                               Bind(str(staging / "jobs"), JOBS_IN_JAIL)), root)
-        uid = fresh_uid() if root else None
-        cgroups.sweep(self._layout)
-        cg = cgroups.Cgroup(self._layout, memory_mb, self.settings.pids, self.settings.cpus)
-        self._limits_said, self._uid = cg.limits, uid
-        try:
-            return spawn(cg, uid, rt, binds, view, self.settings, memory_mb)
-        except BaseException:
-            cg.kill()
-            cg.remove()
-            raise
+        spare = _adopt(self.settings) if self.warm and self._staging is None else None
+        if spare is not None:
+            self._staging = spare.staging
+            staging.fill(self._staging, self.root)  # the running spare sees the files as they land
+        elif self._staging is None:
+            self._staging = staging.new()
+            staging.fill(self._staging, self.root)
+        box = spare or start(self._staging, self._layout, self.settings, memory_mb)
+        if self.warm:
+            _prestart(self._layout, self.settings, memory_mb)  # the next submission's, while this one is graded
+        return box
 
     def _send_job(self, box: Box, calls: list[Call], limits: Limits, cpu_seconds: float | None) -> Job:
         """Write the calls' inputs into the staging folder, then hand the jail the job and its capture files."""
-        staging = self._stage()
+        assert self._staging is not None
         box.jobs += 1
         name = f"{len(self.stats)}-{box.jobs}"
-        folder = staging / "jobs" / name
-        _mkdir(folder)
-        written: dict[Any, str] = {}  # id(array) or fixture path -> file: written once, loaded afresh by each call
-        specs = [{"case": c.case, "module": c.module, "function": c.function, "returns": c.returns,
-                  "inputs": {k: self._input(folder, v, written) for k, v in c.inputs.items()}} for c in calls]
-        _write_file(folder / "job.json", json.dumps({"calls": specs, "memory_mb": limits.memory_mb}).encode())
+        folder = self._staging / "jobs" / name
+        staging.write_job(folder, calls, limits)
         fds = capture.make()
         try:
             socket.send_fds(box.command, [json.dumps({"run": name}).encode()], list(fds))
         except OSError:
             pass  # the jail is gone: the job sees its result pipe close and says how
-        return Job(box, calls, limits, folder, fds, str(staging / "student"), cpu_seconds,
+        return Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,
                    self.settings.startup_timeout)
 
-    def _input(self, folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
-        """How the jail gets one input: an .npy file (copied or written), an input file, a dict of those, a value."""
-        if isinstance(value, NpyFile | np.ndarray | np.generic):
-            key = value.path if isinstance(value, NpyFile) else id(value)
-            if key not in written:
-                written[key] = f"{len(written)}.npy"
-                _write_array(folder / written[key], value)
-            return {"npy": written[key], "scalar": isinstance(value, np.generic)}
-        if isinstance(value, str) and os.path.isfile(value):  # an artifact (a checkpoint) from the fixtures
-            if value not in written:
-                self._files += 1
-                written[value] = f"file-{self._files}-{os.path.basename(value)}"
-                _link_or_copy(value, folder / written[value])
-            return {"file": written[value]}
-        if isinstance(value, dict) and all(isinstance(v, np.ndarray) for v in value.values()):
-            return {"dict": {str(k): self._input(folder, v, written) for k, v in value.items()}}
+
+# --- the warm spare: the next submission's jail, started while this one is graded -------------------------------
+
+_spare: dict[int, tuple[Settings, Box]] = {}  # by process: a forked process never adopts its parent's
+_exits: set[int] = set()
+
+
+def _prestart(layout: cgroups.Layout, settings: Settings, memory_mb: int) -> None:
+    if os.getpid() not in _spare:
         try:
-            json.dumps(value, allow_nan=True)
-        except (TypeError, ValueError) as e:
-            raise GraderError(f"an input of type {type(value).__name__} cannot be passed into the jail") from e
-        return {"value": value}
+            _spare[os.getpid()] = (settings, start(staging.new(), layout, settings, memory_mb))
+        except GraderError:
+            return  # the next submission starts its own, and says why if it cannot
+        if os.getpid() not in _exits:  # a process that ends normally takes its spare with it
+            _exits.add(os.getpid())
+            atexit.register(discard_spare)
 
 
-def _write_array(path: Path, value: NpyFile | np.ndarray | np.generic) -> None:
-    if isinstance(value, NpyFile):
-        shutil.copyfile(value.path, path)  # sendfile: no copy through Python
-        os.chmod(path, 0o644)
-        return
-    with open(path, "xb") as f:
-        os.fchmod(f.fileno(), 0o644)
-        np.lib.format.write_array(f, np.asarray(value), allow_pickle=False)  # a 0-d array for a scalar
+def _adopt(settings: Settings) -> Box | None:
+    """The spare of this process, if it was started with these settings and is still running."""
+    kept = _spare.pop(os.getpid(), None)
+    if kept is None:
+        return None
+    if kept[0] == settings and kept[1].proc.poll() is None:
+        return kept[1]
+    discard_spare(kept[1])
+    return None
 
 
-def _link_or_copy(source: str, target: Path) -> None:
-    """The same inode where it is readable by others (shown read-only); a copy otherwise, or across file systems."""
-    try:
-        os.link(source, target)
-        if not os.stat(target).st_mode & 0o004:
-            raise OSError("not readable by others")
-    except OSError:
-        target.unlink(missing_ok=True)
-        shutil.copyfile(source, target)
-        os.chmod(target, 0o644)
-
-
-def _mkdir(path: Path) -> None:
-    """A folder the jail's uid can enter, whatever the umask (an existing one is left as it is)."""
-    try:
-        path.mkdir()
-    except FileExistsError:
-        return
-    os.chmod(path, 0o755)
-
-
-def _write_file(path: Path, data: bytes) -> None:
-    """A file readable by the jail's uid, whatever the umask."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        os.fchmod(fd, 0o644)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-    finally:
-        os.close(fd)
+def discard_spare(box: Box | None = None) -> None:
+    """End this process's spare jail (a batch's workers, when they are done), and delete its staging folder."""
+    if box is None:
+        box = _spare.pop(os.getpid(), (None, None))[1]
+    if box is not None:
+        box.kill()
+        shutil.rmtree(box.staging, ignore_errors=True)
 
 
 def one_shot(root: Path, calls: list[Call], limits: Limits, *, settings: Settings | None = None,

@@ -302,7 +302,7 @@ def sweep(layout: Layout) -> int:
             continue
         for name in names:
             owner = name[len(PREFIX):].split("-", 1)[0]
-            if not name.startswith(PREFIX) or not owner.isdigit() or _alive(int(owner)):
+            if not name.startswith(PREFIX) or not owner.isdigit() or alive(int(owner)):
                 continue
             try:
                 (parent / name).rmdir()
@@ -312,11 +312,11 @@ def sweep(layout: Layout) -> int:
     return removed
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie does not: its owner is gone, only its exit status is left)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
         return False
-    except PermissionError:
-        return True
-    return True
+    return data[data.rfind(b")") + 2:data.rfind(b")") + 3] != b"Z"

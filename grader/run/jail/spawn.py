@@ -22,12 +22,23 @@ import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from grader.errors import GraderError
 from grader.run import confine
 from grader.run.jail import cgroups
-from grader.run.jail.mounts import LIB_IN_JAIL, SITE_IN_JAIL, Bind, Runtime, Settings, bwrap_args
+from grader.run.jail.mounts import (
+    JOBS_IN_JAIL,
+    LIB_IN_JAIL,
+    ROOT_IN_JAIL,
+    SITE_IN_JAIL,
+    Bind,
+    Runtime,
+    Settings,
+    bwrap_args,
+    runtime,
+)
 from grader.run.protocol import Frames
 
 UID_BASE = 1_600_000_000  # fresh uids, one per jail: (pid % 2**22) * 128 + seq stays below 2**31
@@ -119,6 +130,7 @@ class Box:
 
     proc: subprocess.Popen[bytes]
     cgroup: cgroups.Cgroup
+    staging: Path  # the grader's folder the jail's student/ and jobs come from (grader/run/jail/staging.py)
     uid: int | None
     results: int  # read end of the result pipe
     diag: int  # read end of bubblewrap's (and the resident process's) stdout and stderr
@@ -188,8 +200,25 @@ def _reap(pids: list[int], wait: float = 2.0) -> None:
             time.sleep(0.001)
 
 
+def start(staging: Path, layout: cgroups.Layout, settings: Settings, memory_mb: int) -> Box:
+    """Start one jail on a staging folder: its cgroup, then bubblewrap (joined to it, as a fresh uid when root)."""
+    rt = runtime(settings.packages)
+    root = os.geteuid() == 0  # bubblewrap runs as a fresh uid, and reaches its sources through the view
+    binds, view = as_seen((*rt.binds, Bind(str(staging / "student"), f"{ROOT_IN_JAIL}/student"),
+                           Bind(str(staging / "jobs"), JOBS_IN_JAIL)), root)
+    uid = fresh_uid() if root else None
+    cgroups.sweep(layout)
+    cg = cgroups.Cgroup(layout, memory_mb, settings.pids, settings.cpus)
+    try:
+        return spawn(cg, uid, rt, binds, view, settings, memory_mb, staging)
+    except BaseException:
+        cg.kill()
+        cg.remove()
+        raise
+
+
 def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind],
-          view: list[tuple[str, bool]] | None, settings: Settings, memory_mb: int) -> Box:
+          view: list[tuple[str, bool]] | None, settings: Settings, memory_mb: int, staging: Path) -> Box:
     """Exec bubblewrap with the jail's options on a memfd, a result pipe and a command socket; return the box."""
     args = bwrap_args(rt, binds, settings)
     argfd = os.memfd_create("bwrap-args", 0)
@@ -220,7 +249,7 @@ def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind
             if fd >= 0:
                 os.close(fd)
         theirs.close()
-    return Box(proc, cg, uid, res_r, diag_r, ours, memory_mb)
+    return Box(proc, cg, staging, uid, res_r, diag_r, ours, memory_mb)
 
 
 def _read_now(fd: int) -> str:
