@@ -87,19 +87,13 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
 
 def _stages(course: Course, scratch: Path, box: Jail, deadline: float, options: BatchOptions) -> list[StageResult]:
     """Every stage of the course (or those asked for), graded in the submission's jail, within its time budget."""
-    results = []
-    passed: dict[str, bool] = {}
-    for stage in [course.stage(s) for s in options.stages] if options.stages else course.stages:
-        opts = grade.Options(root=scratch, hidden=True, passed=dict(passed), graded=True, jail=box,
-                             unsandboxed=options.unsandboxed, cancel=lambda: time.monotonic() > deadline,
-                             source=_source(course, stage))
-        result = grade.grade_stage(course, stage, opts)
-        for case in result.cases:
-            if case.status is Status.SKIPPED:
-                case.message = (f"not run: the submission used up its time budget of {options.budget:g} s "
-                                "(look for an endless loop or very slow code in an earlier case)")
-        passed[stage.id] = result.passed
-        results.append(result)
+    stages = [course.stage(s) for s in options.stages] if options.stages else list(course.stages)
+    opts = grade.Options(root=scratch, hidden=True, graded=True, jail=box, unsandboxed=options.unsandboxed,
+                         cancel=lambda: time.monotonic() > deadline)
+    results = grade.graded_stages(course, stages, opts, sources=_source)
+    for case in (c for r in results for c in r.cases if c.status is Status.SKIPPED):
+        case.message = (f"not run: the submission used up its time budget of {options.budget:g} s (look for an "
+                        "endless loop or very slow code in an earlier case)")
     return results
 
 

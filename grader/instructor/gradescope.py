@@ -70,11 +70,9 @@ def autograde(course: Course, submission: Path, results: Path, unsandboxed: bool
     try:
         sub = submissions.Submission("submission", submission)
         submissions.unpack(sub, scratch, flat_ok=True)
-        stages = []
         with Jail(scratch, unsandboxed=unsandboxed) as box:
-            for stage in course.stages:
-                stages.append(grade.grade_stage(course, stage, grade.Options(
-                    root=scratch, hidden=True, graded=True, jail=box, unsandboxed=unsandboxed)))
+            stages = grade.graded_stages(course, list(course.stages), grade.Options(
+                root=scratch, hidden=True, graded=True, jail=box, unsandboxed=unsandboxed))
         report = Report(course=course.title, stages=stages, notes=[UNJAILED] if unsandboxed else [])
         data = gradescope_report.results(report, seconds=time.monotonic() - started)
     except submissions.SubmissionError as e:

@@ -39,6 +39,7 @@ class Options:
 
     root: Path | None = None  # the folder holding student/; the course root by default
     hidden: bool = True  # run hidden cases when the fixtures have them
+    public: bool = True  # run public cases (graded_stages runs them apart from the hidden ones)
     isolate: bool = False  # reference implementations stand in for the stages this one depends on
     passed: dict[str, bool] = field(default_factory=dict)  # what the learner's progress says of other stages
     cancel: Callable[[], bool] | None = None
@@ -51,7 +52,7 @@ class Options:
 
 def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
     """The stage's cases this grade runs (hidden ones only where they are wanted)."""
-    return tuple(c for c in stage.cases if options.hidden or not c.hidden)
+    return tuple(c for c in stage.cases if (options.hidden if c.hidden else options.public))
 
 
 def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[..., Any]]]:
@@ -82,12 +83,49 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
         from grader.run.jail import Jail
 
         with Jail(options.root or course.root, unsandboxed=options.unsandboxed) as box:
-            return grade_stage(course, stage, replace(options, jail=box))
+            return graded_stages(course, [stage], replace(options, jail=box))[0]
     CACHE.disk = layout.decoy_cache(course.root)  # hidden cases' decoy outputs: on disk, not in memory
     if options.jail.unsandboxed and any(c.hidden for c in cases_to_run(stage, options)):
         # A forked child is a copy of this process: the stage is graded in a process of its own (judge.graded).
         return graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
     return without_hidden_values(_grade(course, stage, options))
+
+
+def graded_stages(course: Course, stages: list[Stage], options: Options,
+                  sources: Callable[[Course, Stage], CaseSource] | None = None) -> list[StageResult]:
+    """A graded submission: every stage's public cases, then every stage's hidden cases, in `options.jail`.
+
+    No public case runs after a hidden one in the submission's jail, and a job's folder holds only that job's
+    inputs: nothing a hidden case's call saw (its inputs) can reach what is shown of a public case (its printed
+    output, its message). Hidden cases show only their verdict and named mistake. `sources` gives each stage's
+    case data (a batch keeps one verified StageFixtures per stage); `options.source` otherwise.
+    """
+    def opts(stage: Stage, **change: Any) -> Options:
+        return replace(options, source=sources(course, stage) if sources else options.source, **change)
+
+    first: dict[str, StageResult] = {}
+    passed = dict(options.passed)
+    for stage in stages:
+        if any(not c.hidden for c in stage.cases) or not options.hidden:
+            first[stage.id] = grade_stage(course, stage, opts(stage, hidden=False, passed=dict(passed)))
+            passed[stage.id] = first[stage.id].passed
+    out = []
+    for stage in stages:
+        if not options.hidden or not any(c.hidden for c in stage.cases):
+            out.append(first[stage.id])
+            continue
+        second = grade_stage(course, stage, opts(stage, public=False, passed=dict(passed)))
+        out.append(second if stage.id not in first else _merged(stage, first[stage.id], second))
+    return out
+
+
+def _merged(stage: Stage, public: StageResult, hidden: StageResult) -> StageResult:
+    """A stage's result from its two passes: its cases in the stage's order, each note once."""
+    order = {c.id: i for i, c in enumerate(stage.cases)}
+    said = any(n.startswith("sandbox (graded)") for n in public.notes)
+    notes = public.notes + [n for n in hidden.notes if n not in public.notes and not
+                            (said and n.startswith("sandbox (graded)"))]
+    return replace(hidden, cases=sorted(public.cases + hidden.cases, key=lambda c: order[c.case]), notes=notes)
 
 
 def _grade(course: Course, stage: Stage, options: Options) -> StageResult:

@@ -3,9 +3,10 @@
 Started by bubblewrap as `python -I -S -B -c "... main(RESULT_FD, COMMAND_FD)"`, never imported by the grader. The
 resident process imports numpy and grader/run/child.py once, says `ready`, then for each job the grader sends over
 the command socket ({"run": name}, with the job's output file and stack file: grader/run/capture.py) forks a
-worker, waits for it, kills whatever it left running (kill(-1): every process of the jail but itself and the jail's
-init) and reports how the worker ended. It never runs learner code, and it is not dumpable, so the learner's
-processes (same uid) cannot ptrace it or read its memory.
+worker, waits for it, kills whatever it left running (kill(-1): every process of the jail but itself) and reports how
+the worker ended. It is the jail's init (pid 1, bubblewrap's --as-pid-1), so no process of the jail can signal it;
+it reaps the jail's orphans. It never runs learner code, and it is not dumpable, so the learner's processes (same
+uid) cannot ptrace it or read its memory.
 
 The worker is grader/run/child.py's loop with the jail's inputs: descriptors 0-2, the result pipe and the two
 capture files only; stdout and stderr on the output file, faulthandler on the stack file; RLIMIT_AS, RLIMIT_FSIZE
@@ -82,15 +83,14 @@ def _job_name(msg: bytes) -> str:
 
 
 def _kill_strays() -> None:
-    """SIGKILL every process the last worker left (setsid or not): all the jail's but this one and its init."""
+    """SIGKILL every process the last worker left (setsid or not): all the jail's but this one, its init; reap them."""
     try:
         os.kill(-1, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    while True:  # reap our own (the worker's orphans go to the jail's init, which reaps them)
+    while True:  # orphans are handed to the init: wait until no child is left (none can fork any more)
         try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                return
+            os.waitpid(-1, 0)
         except ChildProcessError:
             return
 
@@ -138,11 +138,11 @@ def _input(folder: Path, spec: dict[str, Any]) -> Any:
 
 
 def _left_behind() -> bool:
-    """Whether the last call left a thread in this process or a process in the jail (init, resident, worker).
+    """Whether the last call left a thread in this process or a process in the jail (the resident, the worker).
 
     Either could print under the next call's name, or change what it finds: the next call then gets a new worker,
     after the resident process has killed them.
     """
     if len(os.listdir("/proc/self/task")) > 1:
         return True
-    return sum(name.isdigit() for name in os.listdir("/proc")) > 3
+    return sum(name.isdigit() for name in os.listdir("/proc")) > 2

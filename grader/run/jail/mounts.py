@@ -122,7 +122,8 @@ def _system_args() -> list[str]:
 
 def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[str]:
     """Bubblewrap's options (passed with --args, so not on its command line): namespaces, mounts, environment."""
-    args = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
+    # --as-pid-1: the resident process is the jail's init, which nothing in the jail can signal (kill(-1) too)
+    args = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1",
             "--cap-drop", "ALL", "--uid", str(UID_INSIDE), "--gid", str(UID_INSIDE), "--hostname", "jail",
             "--clearenv"]
     threads = str(max(1, int(settings.cpus)))
