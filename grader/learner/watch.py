@@ -7,14 +7,12 @@ A file change, `r`, `n` or `q` during a grade sets `interrupt`: the sandbox poll
 the result is dropped, since the queued event grades again (the newest files) or quits. So a burst of saves
 ends on one verdict for the last content, and a save graded half-written is superseded by the whole file.
 
-Fixtures are verified once per stage and again whenever a fixture file's stat changes; inputs are kept,
-expected outputs are read after each fork (the child never has them); grade.py keeps decoy outputs.
+Fixtures are verified once per stage and again when a fixture file's stat changes (grader/learner/watchio.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import queue
 import signal
 import sys
@@ -25,18 +23,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from grader import fixtures
 from grader import report as reports
 from grader.course import Course, Stage, load_course, stagecode
 from grader.errors import GraderError
 from grader.judge import grade
-from grader.learner.filewatch import FileSource, Targets, background
+from grader.learner.filewatch import FileSource, Targets
 from grader.learner.progress import Progress
+from grader.learner.watchio import KEYS, KeptFixtures, Superseded, Terminal, end_children
 from grader.report import json as json_report
 from grader.report import text
 from grader.results import Report, StageResult
 
-KEYS = {"r": "re-run", "h": "hint", "n": "next stage", "q": "quit"}
 INTERRUPTING = {"r", "n", "q"}  # keys that end a running grade
 CLEAR = "\033[H\033[2J\033[3J"
 IDLE = 0.3  # seconds without events before the progress file is written (it syncs to disk: not between saves)
@@ -73,7 +70,7 @@ class Watch:
         self.banner: str | None = None
         self.graded_at, self.took, self.slow_said = "", 0.0, False
         self.keys = sys.stdin.isatty()
-        self.fixtures = _Fixtures(course, self.interrupt.is_set)
+        self.fixtures = KeptFixtures(course, self.interrupt.is_set)
         if progress.notice:
             self.lines.append(progress.notice)
         self.source: FileSource | None = None
@@ -82,7 +79,7 @@ class Watch:
 
     def run(self) -> int:
         """Grade, then take events until `q`, Ctrl-C or a signal; always restore the terminal."""
-        restore = _Terminal(self.post_key).start()
+        restore = Terminal(self.post_key).start()
         old = {s: signal.signal(s, self.on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
         try:
             self.source = FileSource(Targets(self.course.root, self.stage.id), self.on_change, self.on_notice,
@@ -100,7 +97,7 @@ class Watch:
             for s, handler in old.items():
                 signal.signal(s, handler)
             restore()
-            _end_children()
+            end_children()
         return 0
 
     def dispatch(self, event: tuple[str, Any]) -> None:
@@ -204,7 +201,7 @@ class Watch:
             result: StageResult | GraderError = grade.grade_stage(self.course, self.stage, options)
         except GraderError as e:
             result = e
-        except _Superseded:
+        except Superseded:
             return
         except Exception as e:  # a bug of ours: say so, and keep watching
             result = GraderError(f"the grader itself failed ({type(e).__name__}: {e}); please report this. "
@@ -331,101 +328,3 @@ class Watch:
 
 def _first_unpassed(course: Course, progress: Progress) -> Stage:
     return next((s for s in course.stages if not progress.passed(s.id)), course.stages[-1])
-
-
-class _Fixtures:
-    """A stage's verified fixtures, kept until a fixture or stage file's stat (mtime_ns, size, inode) changes."""
-
-    def __init__(self, course: Course, cancelled: Callable[[], bool]) -> None:
-        self.course, self.cancelled = course, cancelled
-        self.key: tuple[Any, ...] | None = None
-        self.kept: _Source | None = None
-
-    def clear(self) -> None:
-        self.key, self.kept = None, None
-
-    def source(self, stage: Stage, cases: tuple[Any, ...]) -> _Source:
-        targets = Targets(self.course.root, stage.id)
-        student = str(targets.student)
-        key = (stage, cases, tuple(sorted((p, s.st_mtime_ns, s.st_size, s.st_ino) for p, s in targets.files()
-                                          if not p.startswith(student))))
-        if key != self.key or self.kept is None:
-            self.kept = _Source(fixtures.StageFixtures(self.course, stage, cases), self.cancelled)
-            self.key = key
-        return self.kept
-
-
-class _Superseded(Exception):
-    """A newer event came while the grader compared outputs: the rest of the grade is not wanted."""
-
-
-class _Source:
-    """Verified fixtures (inputs kept by StageFixtures); expected outputs are read on each call (after the fork).
-
-    Asked for a case's expected output after a newer event, it ends the grade: the sandbox stops the child when
-    cancelled, but comparing (and matching known mistakes) happens here, case by case, and can take longer.
-    """
-
-    def __init__(self, verified: fixtures.StageFixtures, cancelled: Callable[[], bool]) -> None:
-        self.verified, self.cancelled = verified, cancelled
-
-    def expected(self, case: Any) -> Any:
-        if self.cancelled():
-            raise _Superseded
-        return self.verified.expected(case)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.verified, name)
-
-
-class _Terminal:
-    """Keys without Enter: the terminal in cbreak mode (no echo; Ctrl-C stays a signal), a reader thread."""
-
-    def __init__(self, post: Callable[[str], None]) -> None:
-        self.post = post
-
-    def start(self) -> Callable[[], None]:
-        if not sys.stdin.isatty():
-            return lambda: None
-        import termios
-
-        fd = sys.stdin.fileno()
-        saved = termios.tcgetattr(fd)
-        mode = termios.tcgetattr(fd)
-        mode[3] &= ~(termios.ICANON | termios.ECHO)
-        mode[6][termios.VMIN], mode[6][termios.VTIME] = 1, 0
-        termios.tcsetattr(fd, termios.TCSANOW, mode)
-        background(self.read, fd)
-        return lambda: termios.tcsetattr(fd, termios.TCSANOW, saved)
-
-    def read(self, fd: int) -> None:
-        while True:
-            try:
-                data = os.read(fd, 64)
-            except OSError:
-                return
-            if not data:
-                return
-            for key in data.decode(errors="ignore").lower():
-                if key in KEYS:
-                    self.post(key)
-
-
-def _end_children() -> None:
-    """Kill any child an interrupted grade left behind (each leads its own process group)."""
-    for task in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
-        try:
-            pids = [int(p) for p in task.read_text().split()]
-        except (OSError, ValueError):
-            continue
-        for pid in pids:
-            for kill in (os.killpg, os.kill):
-                try:
-                    kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
-
