@@ -1,14 +1,12 @@
 """Submissions as they arrive (a folder or a .zip holding student/), copied into a scratch folder with caps.
 
-Nothing from a submission is trusted: a zip entry that is absolute, climbs out with `..`, is a symlink or is
-encrypted rejects the whole zip; so does a zip whose declared or actual unpacked size or file count passes the caps
-(a zip bomb), an entry whose path is too long or too deep, and one named twice or both as a file and a folder. A
-folder holding anything but folders and regular files (a symlink, a FIFO, a socket, a device) is rejected by that
-entry's name, and nothing is opened before its type is known (a FIFO would block the batch). Only the `.py` files
-under the submission's `student/` folder are copied, and each must be UTF-8 text without NUL bytes. Every refusal is
-a SubmissionError whose message names the file and the next step. Names from a submission (its folder or zip name,
-its entries) are made printable where they enter: bytes that are not UTF-8 and control characters (a terminal's
-escape sequences) are shown as escapes, so they reach the terminal, the gradebook, CSV and JSON as plain text.
+Nothing from a submission is trusted. A zip is refused whole for an entry that is absolute, climbs out with `..`,
+is a symlink, is encrypted, is too long or deep, is named twice or both as a file and a folder, and for a declared or
+actual unpacked size or file count over the caps (a zip bomb). A folder holding anything but folders and regular
+files (a link, a FIFO, a socket, a device) is refused by that entry's name, never opened (a FIFO would block the
+batch). Only `.py` files under `student/` are copied, each UTF-8 text without NUL bytes. Every refusal is a
+SubmissionError naming the file and the next step. Names from a submission are made printable where they enter
+(undecodable bytes and control characters as escapes) for the terminal, the gradebook, CSV and JSON.
 """
 
 from __future__ import annotations
@@ -196,28 +194,7 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
         if declared > MAX_BYTES:
             raise SubmissionError(f"{path}: unpacks to {declared} bytes (the cap is {MAX_BYTES}); submit only "
                                   "student/")
-        names: dict[PurePosixPath, zipfile.ZipInfo] = {}
-        dirs: dict[PurePosixPath, zipfile.ZipInfo] = {}
-        for info in infos:
-            raw = info.filename.replace("\\", "/")
-            if not raw:  # zipfile cuts a name at its first NUL; an empty one even breaks ZipInfo.is_dir()
-                raise SubmissionError(f"{path}: an entry has an empty name (damaged or hand-made zip); zip the "
-                                      "folder again")
-            rel = PurePosixPath(raw)
-            if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
-                raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder "
-                                      "(absolute or '..'); such zips are refused, zip the folder again")
-            if stat.S_ISLNK(info.external_attr >> 16):
-                raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file "
-                                      "itself")
-            if info.flag_bits & 0x1:
-                raise SubmissionError(f"{path}: entry '{info.filename}' is encrypted; submit a zip without a "
-                                      "password")
-            _check_path(path, raw, rel)
-            if rel in names or (info.is_dir() and rel in dirs):
-                raise SubmissionError(f"{path}: entry '{raw}' appears twice; zip the folder again")
-            (dirs if info.is_dir() else names)[rel] = info
-        _check_clashes(path, names)
+        names = _entries(path, infos)
         chosen = _select(list(names), _student_root(list(names), path, flat_ok))
         total, written = 0, []
         for src, rel in sorted(chosen.items()):
@@ -236,6 +213,35 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
             _write(dest, rel, bytes(data))
             written.append(str(rel))
     return _finish(dest, written, path)
+
+
+def _entries(path: Path, infos: list[zipfile.ZipInfo]) -> dict[PurePosixPath, zipfile.ZipInfo]:
+    """The zip's files by path, once every entry is known to be a plain, unique, reasonably named file or folder."""
+    names: dict[PurePosixPath, zipfile.ZipInfo] = {}
+    dirs: set[PurePosixPath] = set()
+    for info in infos:
+        raw = info.filename.replace("\\", "/")
+        if not raw:  # zipfile cuts a name at its first NUL; an empty one even breaks ZipInfo.is_dir()
+            raise SubmissionError(f"{path}: an entry has an empty name (damaged or hand-made zip); zip the folder "
+                                  "again")
+        rel = PurePosixPath(raw)
+        if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
+            raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder (absolute or "
+                                  "'..'); such zips are refused, zip the folder again")
+        if stat.S_ISLNK(info.external_attr >> 16):
+            raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file itself")
+        if info.flag_bits & 0x1:
+            raise SubmissionError(f"{path}: entry '{info.filename}' is encrypted; submit a zip without a password")
+        _check_path(path, raw, rel)
+        if rel in names or rel in dirs:
+            raise SubmissionError(f"{path}: '{rel}' is named twice (or both a file and a folder); zip the folder "
+                                  "again")
+        if info.is_dir():
+            dirs.add(rel)
+        else:
+            names[rel] = info
+    _check_clashes(path, names)
+    return names
 
 
 def _check_path(where: Path, raw: str, rel: PurePosixPath) -> None:
@@ -298,9 +304,7 @@ def _walk(folder: Path) -> list[PurePosixPath]:
             rel = full.relative_to(folder).as_posix()
             _check_path(folder, rel, PurePosixPath(rel))
             kind = _kind(full)
-            if kind == "a symbolic link":
-                raise SubmissionError(f"{full}: a symbolic link; submissions must hold the files themselves")
-            if kind is not None:
+            if kind is not None:  # a symbolic link, a FIFO...: submissions hold the files themselves
                 raise SubmissionError(f"{full}: {kind}, not a file or a folder; submit only your source files")
         paths.extend(PurePosixPath(Path(dirpath, n).relative_to(folder).as_posix()) for n in filenames)
     return paths
@@ -312,10 +316,9 @@ def _kind(path: Path) -> str | None:
         mode = os.lstat(path).st_mode
     except OSError as e:
         return f"unreadable ({e.strerror})"
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    return {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFSOCK: "a socket",
-            stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device"}.get(stat.S_IFMT(mode), "special")
+    kinds = {stat.S_IFREG: None, stat.S_IFDIR: None, stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO (named "
+             "pipe)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device"}
+    return kinds.get(stat.S_IFMT(mode), "special")
 
 
 def _finish(dest: Path, written: list[str], where: Path) -> list[str]:

@@ -290,33 +290,3 @@ def _rmdir(folder: Path) -> None:
         except OSError as e:
             if e.errno != errno.EBUSY:
                 return
-
-
-def sweep(layout: Layout) -> int:
-    """Remove the empty groups jails of dead grader processes left behind (a grader killed mid-run); how many."""
-    removed = 0
-    for parent in set(layout.parents.values()):
-        try:
-            names = os.listdir(parent)
-        except OSError:
-            continue
-        for name in names:
-            owner = name[len(PREFIX):].split("-", 1)[0]
-            if not name.startswith(PREFIX) or not owner.isdigit() or alive(int(owner)):
-                continue
-            try:
-                (parent / name).rmdir()
-                removed += 1
-            except OSError:
-                pass
-    return removed
-
-
-def alive(pid: int) -> bool:
-    """Whether process `pid` still runs (a zombie does not: its owner is gone, only its exit status is left)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            data = f.read()
-    except OSError:
-        return False
-    return data[data.rfind(b")") + 2:data.rfind(b")") + 3] != b"Z"

@@ -28,6 +28,7 @@ from typing import Any
 from grader.errors import GraderError
 from grader.run import confine
 from grader.run.jail import cgroups
+from grader.run.jail import staging as staging_folder
 from grader.run.jail.mounts import (
     JOBS_IN_JAIL,
     LIB_IN_JAIL,
@@ -207,7 +208,7 @@ def start(staging: Path, layout: cgroups.Layout, settings: Settings, memory_mb: 
     binds, view = as_seen((*rt.binds, Bind(str(staging / "student"), f"{ROOT_IN_JAIL}/student"),
                            Bind(str(staging / "jobs"), JOBS_IN_JAIL)), root)
     uid = fresh_uid() if root else None
-    cgroups.sweep(layout)
+    staging_folder.sweep_groups(layout)  # what graders killed earlier left
     cg = cgroups.Cgroup(layout, memory_mb, settings.pids, settings.cpus)
     try:
         return spawn(cg, uid, rt, binds, view, settings, memory_mb, staging)

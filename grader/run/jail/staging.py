@@ -4,7 +4,8 @@
 `jobs/<name>/` each job's inputs and a job.json naming them: verified fixture files linked (or copied) by the
 kernel, other arrays written as .npy, input files (a checkpoint) linked or copied, plain values in the JSON. Expected
 outputs are never written here. Folders and files are made readable by the jail's uid whatever the umask; the
-folder itself is private to the grader (mkdtemp), and a root grader's jail reaches it through its view.
+folder itself is private to the grader (mkdtemp), and a root grader's jail reaches it through its view. Staging
+folders and jails' cgroups carry their grader's pid: what a killed grader left is swept by the next one.
 """
 
 from __future__ import annotations
@@ -36,17 +37,6 @@ def new() -> Path:
     _mkdir(staging / "jobs")
     _mkdir(staging / "student")
     return staging
-
-
-def sweep(prefix: str = PREFIX) -> int:
-    """Delete the temporary folders `<prefix><pid>-*` of grader processes that are gone (a SIGKILLed batch)."""
-    removed, folder = 0, Path(tempfile.gettempdir())
-    for path in folder.glob(f"{prefix}*-*"):
-        owner = path.name[len(prefix):].split("-", 1)[0]
-        if owner.isdigit() and not cgroups.alive(int(owner)):
-            shutil.rmtree(path, ignore_errors=True)
-            removed += 1
-    return removed
 
 
 def fill(staging: Path, root: Path) -> None:
@@ -129,3 +119,47 @@ def _write_file(path: Path, data: bytes) -> None:
             view = view[os.write(fd, view):]
     finally:
         os.close(fd)
+
+
+# --- what graders killed earlier left -------------------------------------------------------------------------
+
+
+def sweep(prefix: str = PREFIX) -> int:
+    """Delete the temporary folders `<prefix><pid>-*` of grader processes that are gone (a SIGKILLed batch)."""
+    removed, folder = 0, Path(tempfile.gettempdir())
+    for path in folder.glob(f"{prefix}*-*"):
+        owner = path.name[len(prefix):].split("-", 1)[0]
+        if owner.isdigit() and not alive(int(owner)):
+            shutil.rmtree(path, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+def sweep_groups(layout: cgroups.Layout) -> int:
+    """Remove the empty groups jails of dead grader processes left behind (a grader killed mid-run); how many."""
+    removed = 0
+    for parent in set(layout.parents.values()):
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            continue
+        for name in names:
+            owner = name[len(cgroups.PREFIX):].split("-", 1)[0]
+            if not name.startswith(cgroups.PREFIX) or not owner.isdigit() or alive(int(owner)):
+                continue
+            try:
+                (parent / name).rmdir()
+                removed += 1
+            except OSError:
+                pass
+    return removed
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie does not: its owner is gone, only its exit status is left)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return data[data.rfind(b")") + 2:data.rfind(b")") + 3] != b"Z"
