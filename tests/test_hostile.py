@@ -26,7 +26,7 @@ from grader.course import Course
 from grader.judge import grade
 from grader.results import StageResult, Status
 from grader.run import jail, protocol
-from tests.conftest import run_cli, write_student
+from tests.conftest import UNSANDBOXED, run_cli, write_student
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
 WHY_NOT = jail.unavailable()
@@ -228,7 +228,7 @@ def test_unsandboxed_isolation_is_reported_as_not_jailed(mini, arena):
 
 
 def test_fill_disk_is_stopped_by_a_cap(mini, arena):
-    result = grade_hostile(mini, arena, Hostile("fills_disk.py", True, Status.EXCEPTION))
+    result = grade_hostile(mini, arena, Hostile("fills_disk.py", True, Status.EXCEPTION), unsandboxed=UNSANDBOXED)
     assert all("File too large" in c.message or "No space left" in c.message for c in result.cases if not c.hidden), \
         result.cases[0].message
 

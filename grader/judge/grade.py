@@ -5,8 +5,8 @@ runs in a fork of this process (grader/run/sandbox.py), forked before any expect
 in the submission's jail (grader/run/jail/): a fresh interpreter that sees the calls' inputs and nothing of this
 process, so expected values never enter it; hidden cases' values are stripped from the result
 (results.without_hidden_values). With --unsandboxed (trusted submissions only) graded code runs in a forked child
-instead, and a stage with hidden cases is graded in a short-lived process of its own (judge/graded.py), so that the
-process forking the next children never held a hidden expected value.
+instead, and each stage is graded in a short-lived process of its own (judge/graded.py), so that the process
+forking the next children never held an expected value.
 """
 
 from __future__ import annotations
@@ -85,8 +85,9 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
         with Jail(options.root or course.root, unsandboxed=options.unsandboxed) as box:
             return graded_stages(course, [stage], replace(options, jail=box))[0]
     CACHE.disk = layout.decoy_cache(course.root)  # hidden cases' decoy outputs: on disk, not in memory
-    if options.jail.unsandboxed and any(c.hidden for c in cases_to_run(stage, options)):
-        # A forked child is a copy of this process: the stage is graded in a process of its own (judge.graded).
+    if options.jail.unsandboxed:
+        # A forked child is a copy of this process: each pass is graded in a process of its own (judge.graded), so
+        # the process forking the next submission's children never held another's expected values.
         return graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
     return without_hidden_values(_grade(course, stage, options))
 
