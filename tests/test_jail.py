@@ -523,3 +523,21 @@ def test_no_public_case_shows_what_a_hidden_case_was_given(mini):
     assert "SEEN (5,)" not in shown and "seen-5.npy" not in shown, shown  # the hidden case's x is [5]
     assert "SEEN (2, 3)" in shown and "SEEN (8, 16)" in shown  # public inputs: the control, in the same calls
     assert len(j.stats) == 1  # one jail for both passes of both stages
+
+
+@pytest.mark.parametrize("setting", ["jail", "fork"])
+def test_a_forged_stack_cannot_make_the_grader_read_its_files(mini, setting):
+    """The stack file is written by the learner's process: a frame it forges must not name a file to read."""
+    if setting == "jail" and WHY_NOT is not None:
+        pytest.skip(f"no jail on this machine: {WHY_NOT}")
+    secret = mini.root / "stages" / "double" / "reference.py"
+    text = hostile("forges_stack.py", TARGET=secret, STUDENT=mini.root / "student")
+    if setting == "jail":
+        _, outcomes, _ = in_jail(mini, text, Limits(timeout=0.5, memory_mb=1024))
+    else:
+        write_student(mini, "double", text)
+        _, calls = calls_of(mini, "double")
+        outcomes = list(sandbox.run(mini.root, calls[:1], Limits(timeout=0.5)))
+    assert outcomes[0].status is Status.TIMEOUT
+    assert outcomes[0].where == "student/double.py:13  time.sleep(0.01)", outcomes[0].where  # the real line
+    assert "2 * x" not in outcomes[0].message and "def double" not in outcomes[0].message
