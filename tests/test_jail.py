@@ -541,3 +541,15 @@ def test_a_forged_stack_cannot_make_the_grader_read_its_files(mini, setting):
     assert outcomes[0].status is Status.TIMEOUT
     assert outcomes[0].where == "student/double.py:13  time.sleep(0.01)", outcomes[0].where  # the real line
     assert "2 * x" not in outcomes[0].message and "def double" not in outcomes[0].message
+
+
+@needs_jail
+def test_grade_stage_with_a_jail_never_runs_public_and_hidden_cases_in_one_job(mini):
+    """Called directly (not through graded_stages), a graded stage still gets two passes."""
+    from grader.judge import grade
+
+    write_student(mini, "double", hostile("reads_hidden_inputs.py"))
+    with jail.Jail(mini.root) as j:
+        result = grade.grade_stage(mini, mini.stage("double"), grade.Options(graded=True, jail=j))
+    shown = "".join(c.stdout for c in result.cases)
+    assert [c.case for c in result.cases] == ["small", "random", "secret"] and "SEEN (5,)" not in shown, shown

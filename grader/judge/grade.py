@@ -84,6 +84,9 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
 
         with Jail(options.root or course.root, unsandboxed=options.unsandboxed) as box:
             return graded_stages(course, [stage], replace(options, jail=box))[0]
+    cases = cases_to_run(stage, options)
+    if any(c.hidden for c in cases) and not all(c.hidden for c in cases):  # never in one job: two passes
+        return graded_stages(course, [stage], options)[0]
     CACHE.disk = layout.decoy_cache(course.root)  # hidden cases' decoy outputs: on disk, not in memory
     if options.jail.unsandboxed:
         # A forked child is a copy of this process: each pass is graded in a process of its own (judge.graded), so
