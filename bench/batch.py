@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # as `batch --jobs N` sets them,
     os.environ.setdefault(_name, "1")  # for both runs: the comparison is of the batch's own parallelism
 
-from grader import batch  # noqa: E402
 from grader.course import Course, Stage, load_course  # noqa: E402
+from grader.instructor import batch  # noqa: E402
 from grader.instructor.gradebook import Gradebook  # noqa: E402
 
 

@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import GRADED_FLAGS, UNSANDBOXED, run_cli
 
 from grader.course import load_course
 from grader.instructor import batch, submissions
@@ -67,7 +67,7 @@ def cohort(tmp_path: Path) -> Path:
 def grade_cohort(course_root: Path, subs: Path, db: Path, jobs: int = 2) -> tuple[batch.Summary, Gradebook]:
     course = load_course(course_root)
     book = Gradebook(db, course.title)
-    return batch.run(course, subs, book, batch.BatchOptions(jobs=jobs, budget=2.0)), book
+    return batch.run(course, subs, book, batch.BatchOptions(jobs=jobs, budget=2.0, unsandboxed=UNSANDBOXED)), book
 
 
 @pytest.mark.slow
@@ -119,8 +119,8 @@ def test_a_killed_batch_resumes_without_loss_or_duplicates(mini_template: Path, 
         folder(subs, f"s{i:02d}", student({**GOOD, "double": slow}))
     db = tmp_path / "gb.sqlite"
     env = {**os.environ, "NO_COLOR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "batch", str(subs), "--db", str(db), "--jobs", "1"],
-                            cwd=mini_template, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "batch", str(subs), "--db", str(db), "--jobs", "1",
+                             *GRADED_FLAGS], cwd=mini_template, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     deadline = time.monotonic() + 60
     count = 0
@@ -135,7 +135,7 @@ def test_a_killed_batch_resumes_without_loss_or_duplicates(mini_template: Path, 
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert 2 <= count < 8, "the batch should have been killed halfway"
-    again = run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", "--csv", str(tmp_path / "g.csv"),
+    again = run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", "--csv", str(tmp_path / "g.csv"), *GRADED_FLAGS,
                     cwd=mini_template)
     assert again.returncode == 0, again.stderr
     import re
@@ -186,11 +186,12 @@ def test_folder_with_symlink_is_refused(tmp_path: Path) -> None:
 
 
 def test_cli_usage_errors(mini_template: Path, tmp_path: Path) -> None:
-    missing = run_cli("batch", str(tmp_path / "nowhere"), "--db", str(tmp_path / "g.sqlite"), cwd=mini_template)
+    missing = run_cli("batch", str(tmp_path / "nowhere"), "--db", str(tmp_path / "g.sqlite"), *GRADED_FLAGS,
+                      cwd=mini_template)
     assert missing.returncode == 2 and "not a folder of submissions" in missing.stderr
     assert "Traceback" not in missing.stderr
     (tmp_path / "subs").mkdir()
-    jobs = run_cli("batch", str(tmp_path / "subs"), "--jobs", "0", "--db", str(tmp_path / "g.sqlite"),
+    jobs = run_cli("batch", str(tmp_path / "subs"), "--jobs", "0", "--db", str(tmp_path / "g.sqlite"), *GRADED_FLAGS,
                    cwd=mini_template)
     assert jobs.returncode == 2 and "--jobs 0" in jobs.stderr
     (tmp_path / "other.sqlite").write_bytes(b"not a database at all" * 100)
@@ -206,7 +207,7 @@ def test_a_spent_budget_keeps_the_verdicts_of_the_cases_that_ran(mini_template: 
     loops_on_random = "def run_double(x):\n    while x.size == 128:\n        pass\n    return 2 * x\n"
     folder(subs, "slow", student({**GOOD, "double": loops_on_random}))
     entry = batch.grade_submission(course, submissions.discover(subs)[0], "d",
-                                   batch.BatchOptions(budget=1.5, stages=("double",)))
+                                   batch.BatchOptions(budget=1.5, stages=("double",), unsandboxed=UNSANDBOXED))
     assert entry.report is not None
     cases = {c.case: c for c in entry.report.stages[0].cases}
     assert cases["small"].passed and cases["small"].points > 0

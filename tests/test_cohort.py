@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import GRADED_FLAGS, run_cli
 from test_batch import GOOD, folder, student
 
 from grader.course import load_course
@@ -27,7 +27,7 @@ def gradebook(mini_template: Path, tmp_path: Path) -> Path:
     folder(subs, "e_square", student({"double": "def run_double(x):\n    return x * x\n"}))
     folder(subs, '<b onclick="x">Ünï & co', {"nothing.txt": "x"})
     db = tmp_path / "gb.sqlite"
-    result = run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", cwd=mini_template)
+    result = run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", *GRADED_FLAGS, cwd=mini_template)
     assert result.returncode == 0, result.stderr
     return db
 

@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import GRADED_FLAGS, run_cli
 from test_formats import validate_gradescope
 
 GOOD = {"double": "def run_double(x):\n    return 2 * x\n",
@@ -22,7 +22,7 @@ GOOD = {"double": "def run_double(x):\n    return 2 * x\n",
 @pytest.fixture(scope="module")
 def bundle(mini_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("gs") / "autograder.zip"
-    result = run_cli("gradescope", str(out), cwd=mini_template)
+    result = run_cli("gradescope", str(out), *GRADED_FLAGS, cwd=mini_template)
     assert result.returncode == 0, result.stderr
     return out
 
@@ -60,7 +60,7 @@ def test_bundle_layout(bundle: Path) -> None:
     assert modes["run_autograder"] & stat.S_IXUSR and modes["setup.sh"] & stat.S_IXUSR
     assert not [n for n in names if n.endswith("reference.py") or "/.grader/" in n or "__pycache__" in n]
     assert "course/fixtures/double/secret/x.npy" in names  # hidden cases ship in the autograder
-    assert "course/grader/cli.py" in names
+    assert "course/grader/cli/__init__.py" in names and "course/grader/run/jail/inside.py" in names
 
 
 def test_setup_script_is_valid_bash(bundle: Path, tmp_path: Path) -> None:

@@ -144,3 +144,49 @@ def test_real_course_handout(tmp_path: Path) -> None:
     for stage, derived in zip(course.stages, copy.stages, strict=True):
         assert [c.id for c in derived.cases] == [c.id for c in stage.cases if not c.hidden]
         assert derived.hidden_count == sum(c.hidden for c in stage.cases) and derived.derived
+
+
+LITTER = {"stages/double/reference.py~": "def double(x):\n    return 2 * x  # backup\n",
+          "stages/double/.decoys.py.swp": "b0VIM swap of decoys.py",
+          "stages/double/#reference.py#": "emacs autosave",
+          "stages/double/solutions/solution.ipynb": '{"cells": ["return 2 * x"]}',
+          "stages/double/notes.txt": "the answer is 2 * x",
+          "stages/combine/reference.py.orig": "merge leftover",
+          "stages/combine/__pycache__/reference.cpython-311.pyc": "bytecode"}
+
+
+def test_only_the_allow_list_ships_not_backups_swap_files_or_notebooks(mini_template: Path, tmp_path: Path) -> None:
+    """An author's folder holds more than the stage: editor backups, swap files, notebooks of solutions, notes."""
+    from conftest import copy_course
+
+    from grader.instructor import gradescope
+
+    root = copy_course(mini_template, tmp_path / "course")
+    for rel, text in LITTER.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    package = tmp_path / "pkg"
+    handout.copy_grader(tmp_path / "copied")  # the real package: its modules and templates
+    for rel, text in {"cli.py": "x = 1\n", "cli.py~": "backup", ".cli.py.swp": "swap", "templates/a.j2": "t",
+                      "templates/a.j2.bak": "b", "notes.ipynb": "{}", "__pycache__/cli.cpython-311.pyc": "b"}.items():
+        (package / rel).parent.mkdir(parents=True, exist_ok=True)
+        (package / rel).write_text(text)
+    handout.copy_grader(tmp_path / "fake", package)
+    assert sorted(p.relative_to(tmp_path / "fake").as_posix() for p in (tmp_path / "fake").rglob("*")
+                  if p.is_file()) == ["grader/cli.py", "grader/templates/a.j2"]
+    assert (tmp_path / "copied" / "grader" / "run" / "jail" / "inside.py").exists()
+    done = handout.build_handout(load_course(root), tmp_path / "h")
+    bundle = tmp_path / "autograder.zip"
+    gradescope.build_bundle(load_course(root), bundle)
+    import zipfile
+
+    with zipfile.ZipFile(bundle) as zf:
+        in_bundle = [n.removeprefix("course/") for n in zf.namelist()]
+    in_handout = [p.relative_to(done.path).as_posix() for p in done.path.rglob("*") if p.is_file()]
+    for names in (in_handout, in_bundle):
+        stage_files = sorted(n for n in names if n.startswith("stages/double/") and "/recorded/" not in n)
+        assert stage_files == ["stages/double/decoys.py", "stages/double/instructions.md",
+                               "stages/double/stage.yaml"], stage_files
+        assert not [n for n in names if n.endswith(("~", ".swp", ".ipynb", ".orig", ".pyc", "#", "notes.txt"))]
+    assert sorted(n for n in in_handout if n.startswith("stages/combine/")) == [
+        "stages/combine/inputs.py", "stages/combine/instructions.md", "stages/combine/stage.yaml"]

@@ -25,10 +25,11 @@ import pytest
 from grader.course import Course
 from grader.judge import grade
 from grader.results import StageResult, Status
-from grader.run import protocol
-from tests.conftest import run_cli, write_student
+from grader.run import jail, protocol
+from tests.conftest import UNSANDBOXED, run_cli, write_student
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
+WHY_NOT = jail.unavailable()
 P, F, X = Status.PASS, Status.FAIL, Status.EXITED
 
 
@@ -148,7 +149,8 @@ class Arena:
         shutil.rmtree(self.shared)
 
 
-def grade_hostile(course: Course, arena: Arena, h: Hostile, graded: bool | None = None) -> StageResult:
+def grade_hostile(course: Course, arena: Arena, h: Hostile, graded: bool | None = None,
+                  unsandboxed: bool = False) -> StageResult:
     write_student(course, "double", arena.source(h.file))
     for p in arena.protected:
         if p.name != "double.py":
@@ -157,8 +159,8 @@ def grade_hostile(course: Course, arena: Arena, h: Hostile, graded: bool | None 
         stage = replace(course.stage("double"), timeout=h.timeout)
         course = Course(root=course.root, title=course.title, stages=(stage, *course.stages[1:]),
                         timeout=course.timeout, memory_mb=course.memory_mb)
-    return grade.grade_stage(course, course.stage("double"), grade.Options(graded=h.graded if graded is None
-                                                                          else graded))
+    options = grade.Options(graded=h.graded if graded is None else graded, unsandboxed=unsandboxed)
+    return grade.grade_stage(course, course.stage("double"), options)
 
 
 @pytest.fixture
@@ -170,13 +172,22 @@ def arena(mini, monkeypatch):
     a.close()
 
 
+def _modes() -> list[tuple[Hostile, bool]]:
+    """Every row in its setting; graded rows also --unsandboxed (the forked graded child, without the jail)."""
+    return [(h, False) for h in HOSTILE] + [(h, True) for h in HOSTILE if h.graded]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("h", HOSTILE, ids=_id)
-def test_hostile_submission_is_held(mini, arena, h):
-    if h.needs_isolation and not can_isolate():
+@pytest.mark.parametrize("h, unsandboxed", _modes(), ids=lambda x: _id(x) if isinstance(x, Hostile) else
+                         ("unsandboxed" if x else "jail"))
+def test_hostile_submission_is_held(mini, arena, h, unsandboxed):
+    """Graded rows run through the jail (grade.Options(graded=True)), and again --unsandboxed."""
+    if unsandboxed and h.needs_isolation and not can_isolate():
         pytest.skip("this machine allows neither another user nor namespaces: see SECURITY.md")
+    if h.graded and not unsandboxed and WHY_NOT is not None:
+        pytest.skip(f"no jail on this machine: {WHY_NOT}")
     before = {p: p.read_bytes() for p in arena.protected[::2]}
-    result = grade_hostile(mini, arena, h)
+    result = grade_hostile(mini, arena, h, unsandboxed=unsandboxed)
     statuses = [c.status for c in result.cases]
     assert statuses == h.expected(), [(c.status, c.message[:300], c.stdout[:200]) for c in result.cases]
     if h.fragment:  # a hidden case's message is never kept when graded: it could quote what the call saw
@@ -190,7 +201,8 @@ def test_hostile_submission_is_held(mini, arena, h):
     assert {p: p.read_bytes() for p in arena.protected[::2]} == before
     assert list(arena.tmp.iterdir()) == []  # the scratch folder is gone
     if h.graded:
-        assert any(n.startswith("sandbox (graded):") for n in result.notes), result.notes
+        note = next(n for n in result.notes if n.startswith("sandbox (graded):"))
+        assert ("NOT jailed" in note) == unsandboxed and ("bubblewrap" in note) == (not unsandboxed), note
 
 
 @pytest.mark.parametrize("name", CONTROLS)
@@ -200,15 +212,24 @@ def test_control_the_attack_works_where_nothing_stops_it(mini, arena, name):
 
 
 def test_graded_isolation_is_reported(mini, arena):
+    if WHY_NOT is not None:
+        pytest.skip(f"no jail on this machine: {WHY_NOT}")
     result = grade_hostile(mini, arena, Hostile("reads_stdin.py", True, P))
     note = next(n for n in result.notes if n.startswith("sandbox (graded):"))
+    assert "jail: bubblewrap" in note and "no network" in note and "cgroup" in note, note
+
+
+def test_unsandboxed_isolation_is_reported_as_not_jailed(mini, arena):
+    result = grade_hostile(mini, arena, Hostile("reads_stdin.py", True, P), unsandboxed=True)
+    note = next(n for n in result.notes if n.startswith("sandbox (graded):"))
+    assert "NOT jailed (graded with --unsandboxed" in note, note
     assert "scratch folder as cwd" in note and "cleared environment" in note
     if can_isolate():
         assert "unprivileged user" in note and "network namespace" in note and "mount namespace" in note
 
 
 def test_fill_disk_is_stopped_by_a_cap(mini, arena):
-    result = grade_hostile(mini, arena, Hostile("fills_disk.py", True, Status.EXCEPTION))
+    result = grade_hostile(mini, arena, Hostile("fills_disk.py", True, Status.EXCEPTION), unsandboxed=UNSANDBOXED)
     assert all("File too large" in c.message or "No space left" in c.message for c in result.cases if not c.hidden), \
         result.cases[0].message
 

@@ -22,7 +22,7 @@ GRADER = ROOT / "grader"
 LAYERS = {
     "grader": 0, "grader.errors": 0, "grader.results": 0, "grader.fsutil": 0, "grader.templating": 0,
     "grader.course": 1, "grader.fixtures": 2, "grader.run": 3, "grader.judge": 4, "grader.report": 4,
-    "grader.learner": 5, "grader.instructor": 5, "grader.cliargs": 6, "grader.pytest_plugin": 6, "grader.cli": 7,
+    "grader.learner": 5, "grader.instructor": 5, "grader.pytest_plugin": 6, "grader.cli": 7,
     "grader.__main__": 8,
 }
 # Narrower rules for two packages: the security perimeter and the renderers see only the leaves.

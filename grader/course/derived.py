@@ -1,7 +1,9 @@
 """Derived copies of a stage's definition: the learners' handout and the autograder bundle.
 
 A derived stage.yaml keeps the author's text (comments aside) and replaces the hidden cases by their number
-(`hidden_cases: N`), which tells the grader the copy has no reference solution to run.
+(`hidden_cases: N`), which tells the grader the copy has no reference solution to run. Beside it, a derived copy
+holds only the files `shipped_files` names: an allow-list, so an editor's backup (reference.py~), a swap file
+(.decoys.py.swp) or a notebook of solutions in the stage's folder never ships.
 """
 
 from __future__ import annotations
@@ -32,6 +34,19 @@ def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 
 
 _Dumper.add_representer(str, _text)
+
+
+SHIPPED = ("inputs.py", "build.py", "external.py")  # input generators, artifact builders, --checkpoint checks
+
+
+def shipped_files(stage: Stage) -> list[str]:
+    """The files of stages/<id>/ a derived copy holds besides stage.yaml: its instructions and SHIPPED, if present.
+
+    Nothing else of the folder ships (reference.py and decoys.py least of all: the copy gets recorded decoy
+    outputs instead).
+    """
+    names = dict.fromkeys((stage.instructions, *SHIPPED))
+    return [n for n in names if "/" not in n and not n.startswith(".") and (stage.dir / n).is_file()]
 
 
 def stage_yaml(stage: Stage, keep_hidden: bool) -> tuple[str, int]:

@@ -1,16 +1,20 @@
 """Grades a folder of submissions into a gradebook, in parallel worker processes, resumably.
 
-Each submission is unpacked (grader/submissions.py) into its own scratch folder and every stage of the course is
-graded there with grade.grade_stage, hidden cases included. Workers are forked processes (the course and numpy
-are already loaded in them); the parent alone writes the gradebook, one transaction per submission, as results
-arrive. A submission whose id and content digest are already in the gradebook is skipped, so a batch killed
-halfway and run again grades only what is missing. A time budget per submission bounds what an endless loop
-costs: the cases left when it runs out are recorded as not run.
+Each submission is unpacked (grader/instructor/submissions.py) into its own scratch folder and every stage of the
+course is graded there with grade.grade_stage, hidden cases included, all in one jail of the submission's own
+(grader/run/jail/; or, with --unsandboxed, forked graded children, and every record says NOT jailed). A machine
+that cannot jail is refused before the first submission. Workers are forked processes (the course and numpy are
+already loaded in them) that die with the batch (PR_SET_PDEATHSIG), and their jails with them; the parent alone
+writes the gradebook, one transaction per submission, as results arrive. A submission whose id and content digest
+are already in the gradebook is skipped, so a batch killed halfway and run again grades only what is missing. A
+time budget per submission bounds what an endless loop costs: the cases left when it runs out are recorded as not
+run.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
 import tempfile
 import time
@@ -18,6 +22,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.util import Finalize
 from pathlib import Path
 
 from grader import fixtures
@@ -26,7 +31,11 @@ from grader.errors import FixtureError, GraderError
 from grader.instructor import submissions
 from grader.instructor.gradebook import Entry, Gradebook
 from grader.judge import grade
-from grader.results import Report, Status
+from grader.results import UNJAILED, Report, StageResult, Status
+from grader.run.jail import Jail, discard_spare, require, staging
+
+_PR_SET_PDEATHSIG = 1
+SCRATCH = "grader-submission-"  # + the worker's pid: a killed batch's are swept by the next
 
 
 @dataclass
@@ -36,6 +45,7 @@ class BatchOptions:
     jobs: int = 1
     budget: float = 120.0  # seconds one submission may take in all; the rest of its cases are not run
     stages: tuple[str, ...] = ()  # grade only these stages (all by default)
+    unsandboxed: bool = False  # forked graded children instead of the jail: trusted submissions only
 
 
 @dataclass
@@ -53,37 +63,38 @@ class Summary:
 def grade_submission(course: Course, sub: submissions.Submission, digest: str, options: BatchOptions) -> Entry:
     """Unpack one submission into scratch and grade it; never raises for a problem with the submission."""
     started = time.monotonic()
-    scratch = Path(tempfile.mkdtemp(prefix="grader-submission-"))
+    scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
     try:
         try:
             submissions.unpack(sub, scratch)
         except submissions.SubmissionError as e:
             return Entry(sub.id, digest, "rejected", message=str(e), seconds=time.monotonic() - started)
-        deadline = started + options.budget
-        stages = [course.stage(s) for s in options.stages] if options.stages else list(course.stages)
-        results = []
-        passed: dict[str, bool] = {}
-        for stage in stages:
-            opts = grade.Options(root=scratch, hidden=True, passed=dict(passed), graded=True,
-                                 cancel=lambda: time.monotonic() > deadline, source=_source(course, stage))
-            result = grade.grade_stage(course, stage, opts)
-            for case in result.cases:
-                if case.status is Status.SKIPPED:
-                    case.message = (f"not run: the submission used up its time budget of {options.budget:g} s "
-                                    "(look for an endless loop or very slow code in an earlier case)")
-            passed[stage.id] = result.passed
-            results.append(result)
-        report = Report(course=course.title, stages=results)
+        # One jail for all the submission's stages; the next submission's starts meanwhile (a warm spare)
+        with Jail(scratch, unsandboxed=options.unsandboxed, warm=True) as box:
+            results = _stages(course, scratch, box, started + options.budget, options)
+        report = Report(course=course.title, stages=results, notes=[UNJAILED] if options.unsandboxed else [])
         compute = sum(c.seconds for s in results for c in s.cases)
         return Entry(sub.id, digest, "graded", report=report, seconds=time.monotonic() - started,
-                     compute_seconds=compute)
+                     compute_seconds=compute, message=UNJAILED if options.unsandboxed else "")
     except FixtureError:
         raise  # the course's problem, not this submission's: the batch stops with the message
     except Exception as e:  # noqa: BLE001 - one submission's grader failure must not stop the cohort
-        return Entry(sub.id, digest, "error", message=f"the grader failed on this submission: "
-                     f"{type(e).__name__}: {e}", seconds=time.monotonic() - started)
+        return Entry(sub.id, digest, "error", message=submissions.printable(
+            f"the grader failed on this submission: {type(e).__name__}: {e}"), seconds=time.monotonic() - started)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _stages(course: Course, scratch: Path, box: Jail, deadline: float, options: BatchOptions) -> list[StageResult]:
+    """Every stage of the course (or those asked for), graded in the submission's jail, within its time budget."""
+    stages = [course.stage(s) for s in options.stages] if options.stages else list(course.stages)
+    opts = grade.Options(root=scratch, hidden=True, graded=True, jail=box, unsandboxed=options.unsandboxed,
+                         cancel=lambda: time.monotonic() > deadline)
+    results = grade.graded_stages(course, stages, opts, sources=_source)
+    for case in (c for r in results for c in r.cases if c.status is Status.SKIPPED):
+        case.message = (f"not run: the submission used up its time budget of {options.budget:g} s (look for an "
+                        "endless loop or very slow code in an earlier case)")
+    return results
 
 
 # A stage's fixtures for a whole batch: verified once per process, each case's inputs read once (StageFixtures
@@ -117,6 +128,17 @@ def _warm(course: Course, options: BatchOptions) -> None:
 _WORKER: dict[str, object] = {}  # the course and options, inherited by forked workers
 
 
+def _die_with_the_batch(batch: int) -> None:
+    """In each worker: killed (SIGKILL) when the batch's process ends, however it ends; its jail goes with it."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != batch:  # the batch ended before the line above: nobody would kill us
+        os._exit(1)
+    Finalize(None, discard_spare, exitpriority=10)  # a worker's warm spare jail ends with it
+
+
 def _work(sub: submissions.Submission, digest: str) -> Entry:
     course, options = _WORKER["course"], _WORKER["options"]
     assert isinstance(course, Course) and isinstance(options, BatchOptions)
@@ -130,6 +152,8 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
         raise GraderError(f"--jobs {options.jobs}: give 1 or more worker processes")
     for s in options.stages:
         course.stage(s)
+    require(options.unsandboxed)  # a machine that cannot jail is refused now, not on every submission
+    staging.sweep(SCRATCH)  # what a batch killed earlier left
     started = time.monotonic()
     subs = submissions.discover(folder)
     known = book.known()
@@ -155,13 +179,17 @@ def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
              options: BatchOptions) -> Iterator[Entry]:
     _warm(course, options)
     if options.jobs == 1 or len(todo) <= 1:
-        for sub, digest in todo:
-            yield grade_submission(course, sub, digest, options)
+        try:
+            for sub, digest in todo:
+                yield grade_submission(course, sub, digest, options)
+        finally:
+            discard_spare()
         return
     _WORKER.update(course=course, options=options)
     pending = list(todo)
     while pending:
-        with ProcessPoolExecutor(options.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(options.jobs, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_die_with_the_batch, initargs=(os.getpid(),)) as pool:
             futures: dict[Future[Entry], tuple[submissions.Submission, str]] = {}
             broken = False
             while (pending or futures) and not broken:

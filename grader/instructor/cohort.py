@@ -11,6 +11,7 @@ from collections import Counter
 
 from grader.course import Course
 from grader.instructor.gradebook import Gradebook
+from grader.results import UNJAILED
 from grader.results.cohort import BINS, CohortReport, Mistake, StageStats
 
 
@@ -45,6 +46,7 @@ def build(course: Course, book: Gradebook, top: int = 10) -> CohortReport:
         share = points / max_points if max_points else 0.0
         report.histogram[min(int(share * BINS), BINS - 1)] += 1
     report.problems = [(r.id, r.state, r.message) for r in rows if r.state != "graded"]
+    report.unjailed = sum(r.state == "graded" and r.message.startswith(UNJAILED[:10]) for r in graded)
     return report
 
 
@@ -52,6 +54,7 @@ def render_text(report: CohortReport) -> str:
     """The cohort report as a few lines of text."""
     lines = [f"{report.course}: {report.submissions} submissions, {report.graded} graded, "
              f"{report.rejected} rejected, {report.errors} grader errors",
+             *([f"{report.unjailed} of them graded {UNJAILED}"] if report.unjailed else []),
              f"Score: mean {report.mean:.3g}, median {report.median:.3g} of {report.max_points:g} points", "",
              "Pass rate per stage:"]
     for s in report.stages:

@@ -2,8 +2,10 @@
 
 The bundle follows Gradescope's autograder specification: setup.sh and run_autograder at the zip's root; Gradescope
 unpacks the zip into /autograder/source, puts the learner's files in /autograder/submission and reads
-/autograder/results/results.json. The course inside is a derived copy (grader/handout.py) with its hidden cases
-but without reference solutions, since learners' code runs on the same machine.
+/autograder/results/results.json. The course inside is a derived copy (grader/instructor/handout.py) with its
+hidden cases but without reference solutions, since learners' code runs on the same machine. setup.sh installs
+bubblewrap: each submission is graded in one jail (grader/run/jail/). A bundle built with --unsandboxed grades in
+forked children instead, and every results.json says NOT jailed.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from grader.errors import GraderError, UsageError
 from grader.instructor import handout, submissions
 from grader.judge import grade
 from grader.report import gradescope as gradescope_report
-from grader.results import Report
+from grader.results import UNJAILED, Report
+from grader.run.jail import Jail
 
 
-def build_bundle(course: Course, out: Path) -> list[str]:
-    """Write the autograder zip; return its entries."""
+def build_bundle(course: Course, out: Path, unsandboxed: bool = False) -> list[str]:
+    """Write the autograder zip; return its entries. `unsandboxed` bakes --unsandboxed into run_autograder."""
     if out.suffix.lower() != ".zip":
         raise UsageError(f"{out}: the Gradescope bundle is a .zip; pass a name ending in .zip")
     with tempfile.TemporaryDirectory(prefix="grader-gradescope-") as tmp:
@@ -38,8 +41,8 @@ def build_bundle(course: Course, out: Path) -> list[str]:
                                                           encoding="utf-8")
         (root / "setup.sh").write_text(handout.render("gradescope_setup.sh.j2", title=course.title),
                                        encoding="utf-8")
-        (root / "run_autograder").write_text(handout.render("gradescope_run_autograder.j2", title=course.title),
-                                             encoding="utf-8")
+        (root / "run_autograder").write_text(handout.render("gradescope_run_autograder.j2", title=course.title,
+                                                            unsandboxed=unsandboxed), encoding="utf-8")
         out.parent.mkdir(parents=True, exist_ok=True)
         partial = out.with_name(f".{out.name}.partial")
         names = []
@@ -58,8 +61,8 @@ def build_bundle(course: Course, out: Path) -> list[str]:
     return names
 
 
-def autograde(course: Course, submission: Path, results: Path) -> Report | None:
-    """Grade one Gradescope submission and write results.json; always writes it, whatever happens."""
+def autograde(course: Course, submission: Path, results: Path, unsandboxed: bool = False) -> Report | None:
+    """Grade one Gradescope submission (in one jail) and write results.json; always writes it, whatever happens."""
     started = time.monotonic()
     results.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="grader-autograde-"))
@@ -67,10 +70,10 @@ def autograde(course: Course, submission: Path, results: Path) -> Report | None:
     try:
         sub = submissions.Submission("submission", submission)
         submissions.unpack(sub, scratch, flat_ok=True)
-        stages = []
-        for stage in course.stages:
-            stages.append(grade.grade_stage(course, stage, grade.Options(root=scratch, hidden=True, graded=True)))
-        report = Report(course=course.title, stages=stages)
+        with Jail(scratch, unsandboxed=unsandboxed) as box:
+            stages = grade.graded_stages(course, list(course.stages), grade.Options(
+                root=scratch, hidden=True, graded=True, jail=box, unsandboxed=unsandboxed))
+        report = Report(course=course.title, stages=stages, notes=[UNJAILED] if unsandboxed else [])
         data = gradescope_report.results(report, seconds=time.monotonic() - started)
     except submissions.SubmissionError as e:
         data = gradescope_report.failure(f"Your submission could not be graded: {e}\nSubmit your student/ "
@@ -84,6 +87,7 @@ def autograde(course: Course, submission: Path, results: Path) -> Report | None:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     tmp = results.with_name(results.name + ".partial")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    # backslashreplace: a lone surrogate (a file name that is not UTF-8) must not cost the learner their results
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8", errors="backslashreplace")
     tmp.replace(results)
     return report

@@ -6,8 +6,9 @@ instructor's decoys.py, which is only a step away from the solution, is replaced
 copy's own cases, so a learner's mistake is still named. The handout also drops every hidden case from stage.yaml
 and from the fixtures, and keeps only their number.
 
-Shipped from stages/<id>/: the instructions and every other non-Python file, inputs.py and build.py (input
-generators and artifact builders, needed by the loader). Never shipped: reference.py, decoys.py, other .py files.
+Shipped from stages/<id>/: only what `course.derived.shipped_files` allows (the instructions, inputs.py, build.py,
+external.py); of grader/, only its Python modules and templates. Both are allow-lists, so nothing an author leaves
+in a folder (reference.py~, .decoys.py.swp, solutions/*.ipynb) can ship by accident.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from grader.course import Course, Stage, derived, load_course, stagecode
 from grader.course import render as course_render
 from grader.errors import UsageError
 
-SHIPPED_PY = ("inputs.py", "build.py", "external.py")
 RECORDED = "recorded"  # stages/<id>/recorded/: decoy outputs on the copy's cases
 FALLBACK_REQUIREMENTS = ["numpy>=1.24", "pyyaml>=6", "jinja2>=3.1", "safetensors>=0.4", "watchfiles>=0.21"]
 
@@ -121,14 +121,8 @@ def _record_decoys(course: Course, stage: Stage, cases: list[Any], dest: Path) -
 
 
 def _copy_stage_files(stage: Stage, dest: Path) -> None:
-    for path in sorted(stage.dir.rglob("*")):
-        rel = path.relative_to(stage.dir)
-        if path.is_dir() or "__pycache__" in rel.parts or path.suffix == ".pyc" or rel.name == "stage.yaml":
-            continue
-        if path.suffix == ".py" and str(rel) not in SHIPPED_PY:
-            continue
-        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, dest / rel)
+    for name in derived.shipped_files(stage):
+        shutil.copyfile(stage.dir / name, dest / name)
 
 
 def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
@@ -153,10 +147,17 @@ def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
     return out
 
 
-def copy_grader(dest: Path) -> None:
-    """The grader package itself, so `python -m grader` runs in the copy."""
-    package = Path(__file__).resolve().parent.parent
-    shutil.copytree(package, dest / "grader", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+def copy_grader(dest: Path, package: Path | None = None) -> None:
+    """The grader package itself, so `python -m grader` runs in the copy: its modules and templates only."""
+    package = package or Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*")):
+        rel = path.relative_to(package)
+        wanted = ".py" if rel.parts[0] != "templates" else ".j2"
+        if any(p.startswith(".") or p == "__pycache__" for p in rel.parts) or path.suffix != wanted:
+            continue
+        if path.is_file() and not path.is_symlink():
+            (dest / "grader" / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest / "grader" / rel)
 
 
 def requirements() -> list[str]:

@@ -1,19 +1,24 @@
 """Submissions as they arrive (a folder or a .zip holding student/), copied into a scratch folder with caps.
 
-Nothing from a submission is trusted: a zip entry that is absolute, climbs out with `..`, is a symlink or is
-encrypted rejects the whole zip; so does a zip whose declared or actual unpacked size or file count passes the caps
-(a zip bomb). Only the `.py` files under the submission's `student/` folder are copied, and each must be UTF-8
-text without NUL bytes. Every refusal is a SubmissionError whose message names the file and the next step.
+Nothing from a submission is trusted. A zip is refused whole for an entry that is absolute, climbs out with `..`,
+is a symlink, is encrypted, is too long or deep, is named twice or both as a file and a folder, and for a declared or
+actual unpacked size or file count over the caps (a zip bomb). A folder holding anything but folders and regular
+files (a link, a FIFO, a socket, a device) is refused by that entry's name, never opened (a FIFO would block the
+batch). Only `.py` files under `student/` are copied, each UTF-8 text without NUL bytes. Every refusal is a
+SubmissionError naming the file and the next step. Names from a submission are made printable where they enter
+(undecodable bytes and control characters as escapes) for the terminal, the gradebook, CSV and JSON.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from grader.errors import GraderError
 
@@ -21,10 +26,23 @@ MAX_BYTES = 64 << 20  # unpacked bytes a submission may hold (all entries of a z
 MAX_FILES = 2000  # entries a submission may hold
 MAX_FILE_BYTES = 4 << 20  # one learner source file
 IGNORED = ("__MACOSX", "__pycache__", ".git", ".ipynb_checkpoints")
+MAX_PATH = 1024  # characters of one entry's path
+MAX_DEPTH = 32  # folders in one entry's path
+MAX_NAME = 255  # bytes of one folder or file name (what file systems take)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """A name from a submission as plain text: undecodable bytes and control characters as escapes."""
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 class SubmissionError(GraderError):
-    """A submission that cannot be graded as it stands; the message says why and what to do."""
+    """A submission that cannot be graded as it stands; the message (made printable) says why and what to do."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 @dataclass(frozen=True)
@@ -55,7 +73,7 @@ def discover(folder: Path) -> list[Submission]:
     for path in sorted(folder.iterdir()):
         if path.name.startswith("."):
             continue
-        ident = path.stem if path.suffix.lower() == ".zip" else path.name
+        ident = printable(path.stem if path.suffix.lower() == ".zip" else path.name)
         if ident in seen:
             raise SubmissionError(f"{path}: two submissions are both named '{ident}' ({seen[ident].name} and "
                                   f"{path.name}); rename one")
@@ -68,27 +86,32 @@ def digest(sub: Submission) -> str:
     """The sha256 of what was submitted: the zip's bytes, or a folder's paths and contents (never followed)."""
     h = hashlib.sha256()
     if sub.kind != "folder":
-        try:
-            with open(sub.path, "rb") as f:
-                for block in iter(lambda: f.read(1 << 20), b""):
-                    h.update(block)
-        except OSError as e:
-            h.update(f"unreadable: {e}".encode())
+        _hash(h, sub.path)
         return h.hexdigest()
     for dirpath, dirnames, filenames in os.walk(sub.path):
         dirnames.sort()
         for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
             path = Path(dirpath, name)
             h.update(str(path.relative_to(sub.path)).encode("utf-8", "surrogateescape") + b"\0")
-            if path.is_symlink():
-                h.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
-            else:
-                try:
-                    h.update(path.read_bytes())
-                except OSError:
-                    h.update(b"unreadable")
+            _hash(h, path)
             h.update(b"\0")
     return h.hexdigest()
+
+
+def _hash(h: Any, path: Path) -> None:
+    """A regular file's bytes into `h`; of anything else only its kind (never opened: a FIFO would block)."""
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            h.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
+        elif not stat.S_ISREG(mode):
+            h.update(f"special:{stat.S_IFMT(mode)}".encode())
+        else:
+            with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as f:
+                while block := f.read(1 << 20):
+                    h.update(block)
+    except OSError as e:
+        h.update(f"unreadable: {e}".encode())
 
 
 def unpack(sub: Submission, dest: Path, flat_ok: bool = False) -> list[str]:
@@ -171,24 +194,7 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
         if declared > MAX_BYTES:
             raise SubmissionError(f"{path}: unpacks to {declared} bytes (the cap is {MAX_BYTES}); submit only "
                                   "student/")
-        names: dict[PurePosixPath, zipfile.ZipInfo] = {}
-        for info in infos:
-            raw = info.filename.replace("\\", "/")
-            if not raw:  # zipfile cuts a name at its first NUL; an empty one even breaks ZipInfo.is_dir()
-                raise SubmissionError(f"{path}: an entry has an empty name (damaged or hand-made zip); zip the "
-                                      "folder again")
-            rel = PurePosixPath(raw)
-            if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
-                raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder "
-                                      "(absolute or '..'); such zips are refused, zip the folder again")
-            if stat.S_ISLNK(info.external_attr >> 16):
-                raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file "
-                                      "itself")
-            if info.flag_bits & 0x1:
-                raise SubmissionError(f"{path}: entry '{info.filename}' is encrypted; submit a zip without a "
-                                      "password")
-            if not info.is_dir():
-                names[rel] = info
+        names = _entries(path, infos)
         chosen = _select(list(names), _student_root(list(names), path, flat_ok))
         total, written = 0, []
         for src, rel in sorted(chosen.items()):
@@ -209,33 +215,110 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
     return _finish(dest, written, path)
 
 
+def _entries(path: Path, infos: list[zipfile.ZipInfo]) -> dict[PurePosixPath, zipfile.ZipInfo]:
+    """The zip's files by path, once every entry is known to be a plain, unique, reasonably named file or folder."""
+    names: dict[PurePosixPath, zipfile.ZipInfo] = {}
+    dirs: set[PurePosixPath] = set()
+    for info in infos:
+        raw = info.filename.replace("\\", "/")
+        if not raw:  # zipfile cuts a name at its first NUL; an empty one even breaks ZipInfo.is_dir()
+            raise SubmissionError(f"{path}: an entry has an empty name (damaged or hand-made zip); zip the folder "
+                                  "again")
+        rel = PurePosixPath(raw)
+        if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
+            raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder (absolute or "
+                                  "'..'); such zips are refused, zip the folder again")
+        if stat.S_ISLNK(info.external_attr >> 16):
+            raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file itself")
+        if info.flag_bits & 0x1:
+            raise SubmissionError(f"{path}: entry '{info.filename}' is encrypted; submit a zip without a password")
+        _check_path(path, raw, rel)
+        if rel in names or rel in dirs:
+            raise SubmissionError(f"{path}: '{rel}' is named twice (or both a file and a folder); zip the folder "
+                                  "again")
+        if info.is_dir():
+            dirs.add(rel)
+        else:
+            names[rel] = info
+    _check_clashes(path, names)
+    return names
+
+
+def _check_path(where: Path, raw: str, rel: PurePosixPath) -> None:
+    """An entry's path must be one a file system can hold: not too long, not too deep, no over-long name."""
+    shown = raw if len(raw) <= 80 else raw[:80] + "..."
+    if len(raw) > MAX_PATH or len(rel.parts) > MAX_DEPTH:
+        raise SubmissionError(f"{where}: '{shown}' has a path {len(raw)} characters long, {len(rel.parts)} folders "
+                              f"deep (the caps are {MAX_PATH} and {MAX_DEPTH}); submit student/ alone")
+    if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME for part in rel.parts):
+        raise SubmissionError(f"{where}: entry '{shown}' has a name longer than {MAX_NAME} bytes; rename it")
+
+
+def _check_clashes(where: Path, files: dict[PurePosixPath, zipfile.ZipInfo]) -> None:
+    """No file may also be a folder of another entry ('student/a.py' and 'student/a.py/b.py')."""
+    for name in files:
+        for parent in name.parents:
+            if parent in files:
+                raise SubmissionError(f"{where}: '{parent}' is both a file and a folder in this zip; zip the folder "
+                                      "holding student/ again")
+
+
 def _from_folder(folder: Path, dest: Path, flat_ok: bool) -> list[str]:
+    paths = _walk(folder)
+    chosen = _select(paths, _student_root(paths, folder, flat_ok))
+    total, written = 0, []
+    for src, rel in sorted(chosen.items()):
+        full = folder.joinpath(*src.parts)
+        try:  # a regular file when walked; opened so that nothing else (a FIFO swapped in) can block the read
+            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise SubmissionError(f"{full}: not a regular file; submit only your source files")
+                data = f.read(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise SubmissionError(f"{full}: cannot be read ({e.strerror or e}); submit it again")
+        total += len(data)
+        if len(data) > MAX_FILE_BYTES or total > MAX_BYTES:
+            raise SubmissionError(f"{full}: larger than the cap ({MAX_FILE_BYTES} bytes per file); submit your "
+                                  "source only")
+        _check_text(str(full), data)
+        _write(dest, rel, data)
+        written.append(str(rel))
+    return _finish(dest, written, folder)
+
+
+def _walk(folder: Path) -> list[PurePosixPath]:
+    """Every file of a folder submission, relative to it; anything but folders and regular files is refused."""
+    def refuse(e: OSError) -> None:
+        raise SubmissionError(f"{e.filename or folder}: cannot be read ({e.strerror or e}); submit it again")
+
     paths: list[PurePosixPath] = []
     count = 0
-    for dirpath, dirnames, filenames in os.walk(folder):
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=refuse):
         dirnames[:] = [d for d in dirnames if d not in IGNORED]
         for name in dirnames + filenames:
             full = Path(dirpath, name)
             count += 1
             if count > MAX_FILES:
                 raise SubmissionError(f"{folder}: holds more than {MAX_FILES} files; submit only student/")
-            if full.is_symlink():
-                raise SubmissionError(f"{full}: a symbolic link; submissions must hold the files themselves")
+            rel = full.relative_to(folder).as_posix()
+            _check_path(folder, rel, PurePosixPath(rel))
+            kind = _kind(full)
+            if kind is not None:  # a symbolic link, a FIFO...: submissions hold the files themselves
+                raise SubmissionError(f"{full}: {kind}, not a file or a folder; submit only your source files")
         paths.extend(PurePosixPath(Path(dirpath, n).relative_to(folder).as_posix()) for n in filenames)
-    chosen = _select(paths, _student_root(paths, folder, flat_ok))
-    total, written = 0, []
-    for src, rel in sorted(chosen.items()):
-        full = folder.joinpath(*src.parts)
-        size = full.stat().st_size
-        total += size
-        if size > MAX_FILE_BYTES or total > MAX_BYTES:
-            raise SubmissionError(f"{full}: larger than the cap ({MAX_FILE_BYTES} bytes per file); submit your "
-                                  "source only")
-        data = full.read_bytes()
-        _check_text(str(full), data)
-        _write(dest, rel, data)
-        written.append(str(rel))
-    return _finish(dest, written, folder)
+    return paths
+
+
+def _kind(path: Path) -> str | None:
+    """What a folder entry is when it is neither a regular file nor a folder (from lstat: nothing is opened)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as e:
+        return f"unreadable ({e.strerror})"
+    kinds = {stat.S_IFREG: None, stat.S_IFDIR: None, stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO (named "
+             "pipe)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device"}
+    return kinds.get(stat.S_IFMT(mode), "special")
 
 
 def _finish(dest: Path, written: list[str], where: Path) -> list[str]:

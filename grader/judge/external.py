@@ -162,6 +162,9 @@ class ExternalSource:
     def dtype(self, case: Case) -> str | None:
         return fixtures.output_dtype(self.stage, case, self.inputs(case))
 
+    def input_files(self, case: Case) -> dict[str, Path]:
+        return {}  # made in memory from the learner's file
+
     def input_digest(self, case: Case) -> str | None:
         return None  # computed from a learner's file: decoy outputs are not kept
 
@@ -193,3 +196,6 @@ def file_digest(path: Path, cache: Path) -> str:
     except OSError:
         pass
     return h.hexdigest()
+
+    def input_files(self, case: Case) -> dict[str, Path]:
+        return {}  # made from the learner's file: no verified .npy files to hand on

@@ -1,18 +1,20 @@
-"""Grades one stage: verified fixtures -> the learner's code in a child -> comparisons -> a StageResult.
+"""Grades one stage: verified fixtures -> the learner's code in a child or a jail -> comparisons -> a StageResult.
 
-Expected outputs are compared here, in the grader's process, never in the learner's. Self-paced, they are read
-after the learner's child is forked. Graded, a stage with hidden cases is graded in a short-lived process forked
-for it: the process that forks the next submission's (or the next stage's) children never held a hidden expected
-value, a hidden decoy output or another submission's hidden answers, only the results that come back, with hidden
-cases' values stripped. (Public inputs and expected values are no secret: they ship in the learners' handout.)
+Expected outputs are compared here, in the grader's process, never in the learner's. Self-paced, the learner's code
+runs in a fork of this process (grader/run/sandbox.py), forked before any expected output is read. Graded, it runs
+in the submission's jail (grader/run/jail/): a fresh interpreter that sees the calls' inputs and nothing of this
+process, so expected values never enter it; hidden cases' values are stripped from the result
+(results.without_hidden_values). With --unsandboxed (trusted submissions only) graded code runs in a forked child
+instead, and each stage is graded in a short-lived process of its own (judge/graded.py), so that the process
+forking the next children never held an expected value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,7 +27,10 @@ from grader.judge.decoys import CACHE, Lazy
 from grader.judge.sources import CaseSource
 from grader.results import CaseResult, Comparison, StageResult, Status, without_hidden_values
 from grader.run import sandbox
-from grader.run.protocol import FRAME_CAP, Call, Limits, Outcome
+from grader.run.protocol import FRAME_CAP, Call, Limits, NpyFile, Outcome
+
+if TYPE_CHECKING:
+    from grader.run.jail import Jail
 
 
 @dataclass
@@ -34,20 +39,23 @@ class Options:
 
     root: Path | None = None  # the folder holding student/; the course root by default
     hidden: bool = True  # run hidden cases when the fixtures have them
+    public: bool = True  # run public cases (graded_stages runs them apart from the hidden ones)
     isolate: bool = False  # reference implementations stand in for the stages this one depends on
     passed: dict[str, bool] = field(default_factory=dict)  # what the learner's progress says of other stages
     changed: frozenset[str] = frozenset()  # stages whose files changed since their last verdict
     cancel: Callable[[], bool] | None = None
     source: CaseSource | None = None  # another source of case data (a learner's checkpoint); fixtures by default
     extra_substitutes: dict[str, dict[str, Callable[..., Any]]] = field(default_factory=dict)  # for `check`
-    graded: bool = False  # untrusted submission: the sandbox's stricter setting (see SECURITY.md)
+    graded: bool = False  # untrusted submission: run in a jail (see SECURITY.md)
+    unsandboxed: bool = False  # graded, without the jail: the forked graded child (trusted submissions only)
+    jail: Jail | None = None  # graded: the submission's jail, shared by its stages (else one for this stage)
     # Public cases only: called with (case, the learner's outputs, the expected ones), e.g. for --save-outputs.
     keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None
 
 
 def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
     """The stage's cases this grade runs (hidden ones only where they are wanted)."""
-    return tuple(c for c in stage.cases if options.hidden or not c.hidden)
+    return tuple(c for c in stage.cases if (options.hidden if c.hidden else options.public))
 
 
 def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[..., Any]]]:
@@ -68,28 +76,82 @@ def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[...,
 def grade_stage(course: Course, stage: Stage, options: Options | None = None) -> StageResult:
     """Run every case of a stage and compare; FixtureError propagates (a damaged fixture is never graded)."""
     options = options or Options()
-    # Graded with hidden cases: in a process of its own (judge.graded). A stage run without hidden cases holds
-    # nothing a learner lacks (public inputs and expected values ship in the handout): graded in place.
-    if options.graded and any(c.hidden for c in cases_to_run(stage, options)):
-        CACHE.disk = layout.decoy_cache(course.root)
+    if not options.graded:
+        return _grade(course, stage, options)
+    if options.isolate or options.extra_substitutes:
+        raise UsageError("--isolate puts the course's reference code in place of earlier stages, and graded mode "
+                         "never runs reference code beside a submission (the jail refuses it): grade without "
+                         "--isolate")
+    if options.jail is None:
+        from grader.run.jail import Jail
+
+        with Jail(options.root or course.root, unsandboxed=options.unsandboxed) as box:
+            return graded_stages(course, [stage], replace(options, jail=box))[0]
+    cases = cases_to_run(stage, options)
+    if any(c.hidden for c in cases) and not all(c.hidden for c in cases):  # never in one job: two passes
+        return graded_stages(course, [stage], options)[0]
+    CACHE.disk = layout.decoy_cache(course.root)  # hidden cases' decoy outputs: on disk, not in memory
+    if options.jail.unsandboxed:
+        # A forked child is a copy of this process: each pass is graded in a process of its own (judge.graded), so
+        # the process forking the next submission's children never held another's expected values.
         return graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
-    return _grade(course, stage, options)
+    return without_hidden_values(_grade(course, stage, options))
+
+
+def graded_stages(course: Course, stages: list[Stage], options: Options,
+                  sources: Callable[[Course, Stage], CaseSource] | None = None) -> list[StageResult]:
+    """A graded submission: every stage's public cases, then every stage's hidden cases, in `options.jail`.
+
+    No public case runs after a hidden one in the submission's jail, and a job's folder holds only that job's
+    inputs: nothing a hidden case's call saw (its inputs) can reach what is shown of a public case (its printed
+    output, its message). Hidden cases show only their verdict and named mistake. `sources` gives each stage's
+    case data (a batch keeps one verified StageFixtures per stage); `options.source` otherwise.
+    """
+    def opts(stage: Stage, **change: Any) -> Options:
+        return replace(options, source=sources(course, stage) if sources else options.source, **change)
+
+    first: dict[str, StageResult] = {}
+    passed = dict(options.passed)
+    for stage in stages:
+        if any(not c.hidden for c in stage.cases) or not options.hidden:
+            first[stage.id] = grade_stage(course, stage, opts(stage, hidden=False, passed=dict(passed)))
+            passed[stage.id] = first[stage.id].passed
+    out = []
+    for stage in stages:
+        if not options.hidden or not any(c.hidden for c in stage.cases):
+            out.append(first[stage.id])
+            continue
+        second = grade_stage(course, stage, opts(stage, public=False, passed=dict(passed)))
+        out.append(second if stage.id not in first else _merged(stage, first[stage.id], second))
+    return out
+
+
+def _merged(stage: Stage, public: StageResult, hidden: StageResult) -> StageResult:
+    """A stage's result from its two passes: its cases in the stage's order, each note once."""
+    order = {c.id: i for i, c in enumerate(stage.cases)}
+    said = any(n.startswith("sandbox (graded)") for n in public.notes)
+    notes = public.notes + [n for n in hidden.notes if n not in public.notes and not
+                            (said and n.startswith("sandbox (graded)"))]
+    return replace(hidden, cases=sorted(public.cases + hidden.cases, key=lambda c: order[c.case]), notes=notes)
 
 
 def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     cases = cases_to_run(stage, options)
     source = options.source or fixtures.StageFixtures(course, stage, cases)
     inputs = {c.id: source.inputs(c) for c in cases}
-    calls = [Call(case=c.id, module=stage.module, function=c.function, inputs=inputs[c.id],
+    calls = [Call(case=c.id, module=stage.module, function=c.function, inputs=_call_inputs(source, c, inputs, options),
                   returns=stage.function(c.function).returns, keys=stage.function(c.function).keys,
                   max_bytes=_max_bytes(source, c)) for c in cases]
     limits = Limits(timeout=source.timeout or stage.timeout, memory_mb=stage.memory_mb)
-    substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()
-    outcomes = sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel,
-                           graded=options.graded, forget=forget, hide=layout.hidden_from_submissions(course.root))
+    if options.jail is not None:
+        outcomes = options.jail.run(calls, limits, cancel=options.cancel, forget=forget,
+                                    hide=layout.hidden_from_submissions(course.root))
+    else:
+        substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
+        outcomes = sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel)
     try:
         _collect(stage, options, source, inputs, outcomes, results, imported, total_weight)
     finally:
@@ -108,9 +170,9 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
                       against=source.against, student_file=stage.student_file)
     out.notes.extend(source.notices)
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
-    isolation = next((r.isolation for r in results if r.isolation), None)
-    if options.graded:  # which isolation held (SECURITY.md)
-        out.notes.append(f"sandbox (graded): {isolation}" if isolation else "sandbox (graded)")
+    if options.jail is not None:  # which isolation held (SECURITY.md)
+        isolation = next((r.isolation for r in results if r.isolation), None)
+        out.notes.append(f"sandbox (graded): {isolation or options.jail.isolation()}")
     out.notes.extend(_drift(course, stage, options, inputs, results))
     return out
 
@@ -128,6 +190,14 @@ def _drift(course: Course, stage: Stage, options: Options, inputs: dict[str, dic
 
     note = drift.locate(course, stage, inputs[failing.case], options.root or course.root, options.cancel)
     return [f"{note} (case '{failing.case}')"] if note else []
+
+
+def _call_inputs(source: CaseSource, case: Case, inputs: dict[str, dict[str, Any]], options: Options
+                 ) -> dict[str, Any]:
+    """A call's inputs; for the jail, fixture arrays as their verified .npy files (copied by the kernel)."""
+    if options.jail is None or options.jail.unsandboxed:
+        return inputs[case.id]
+    return {**inputs[case.id], **{k: NpyFile(str(p)) for k, p in source.input_files(case).items()}}
 
 
 def _max_bytes(source: CaseSource, case: Case) -> int:

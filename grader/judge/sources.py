@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -22,6 +23,9 @@ class CaseSource(Protocol):
 
     def inputs(self, case: Case) -> dict[str, Any]:
         """The case's inputs, by parameter name."""
+
+    def input_files(self, case: Case) -> dict[str, Path]:
+        """The case's array inputs that are verified .npy files (the jail copies those instead of re-writing them)."""
 
     def expected(self, case: Case) -> dict[str, np.ndarray]:
         """The case's expected outputs, by key ('' for a single array)."""

@@ -204,3 +204,6 @@ class _Source:
 
     def output_size(self, case: Case) -> int | None:
         return self.verified.output_size(case)
+
+    def input_files(self, case: Case) -> dict[str, Path]:
+        return self.verified.input_files(case)

@@ -42,6 +42,8 @@ def render(report: Report) -> str:
     for stage in report.stages:
         header += [f"{stage.stage}_points", f"{stage.stage}_max_points", f"{stage.stage}_status"]
         row += [stage.points, stage.max_points, stage.status.value]
+    header.append("notes")
+    row.append("; ".join(report.notes))
     return table(header, [row])
 
 

@@ -62,7 +62,7 @@ def results(report: Report, seconds: float | None = None, hidden_visibility: str
                 "output_format": "text",
                 "visibility": hidden_visibility if case.hidden else "visible",
             })
-    lines = [summary_line(report)]
+    lines = [summary_line(report), *report.notes]
     lines += [f"  {text.verdict(s)}" for s in report.stages]
     out: dict[str, Any] = {
         "score": _points(report.points),
@@ -70,7 +70,7 @@ def results(report: Report, seconds: float | None = None, hidden_visibility: str
         "output_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
-        "extra_data": {"max_score": _points(report.max_points), "course": report.course,
+        "extra_data": {"max_score": _points(report.max_points), "course": report.course, "notes": report.notes,
                        "stages": {s.stage: {"status": s.status.value, "points": _points(s.points),
                                             "max_points": _points(s.max_points)} for s in report.stages}},
         "tests": tests,

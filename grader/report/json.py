@@ -51,5 +51,5 @@ def stage_dict(stage: StageResult) -> dict[str, Any]:
 def render(report: Report, indent: int | None = 1) -> str:
     """The whole report as one JSON object (one line with indent=None)."""
     data = {"course": report.course, "passed": report.passed, "points": report.points,
-            "max_points": report.max_points, "stages": [stage_dict(s) for s in report.stages]}
+            "max_points": report.max_points, "notes": report.notes, "stages": [stage_dict(s) for s in report.stages]}
     return json.dumps(_finite(data), indent=indent, ensure_ascii=False) + "\n"

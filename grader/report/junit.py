@@ -70,7 +70,8 @@ def render(report: Report) -> str:
         for name, value in (("title", stage.title), ("status", stage.status.value),
                             ("points", f"{stage.points:g}"), ("max_points", f"{stage.max_points:g}"),
                             ("hidden_not_run", str(stage.hidden_not_run)),
-                            ("course_points", f"{report.points:g}"), ("course_max_points", f"{report.max_points:g}")):
+                            ("course_points", f"{report.points:g}"), ("course_max_points", f"{report.max_points:g}"),
+                            *(("note", note) for note in report.notes)):
             ET.SubElement(props, "property", name=name, value=clean(value))
         for case in stage.cases:
             _case(suite, stage.stage, case)

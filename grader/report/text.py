@@ -23,6 +23,7 @@ from grader.report.casetext import (
     label,
     printed,
     returned_note,
+    safe,
     split_message,
     summary,
 )
@@ -97,7 +98,8 @@ def render(report: Report, colour: bool = False, footer: list[str] | None = None
         last_of_group = n + 1 == len(kept) or kept[n + 1].group != block.group
         if last_of_group and block.group in left_out:
             rows += wrap(style(_more(report.stages[block.group].stage, left_out[block.group]), "dim"), width)
-    return "\n".join(rows) + "\n"
+    head = [style("note ", "bold") + safe(note) for note in report.notes]  # about the whole run (NOT jailed)
+    return "\n".join(head + rows) + "\n"
 
 
 def _more(stage: str, cases: int) -> str:

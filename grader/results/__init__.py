@@ -11,6 +11,9 @@ import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+# What every report of a graded run says when its submissions ran without the jail (--unsandboxed).
+UNJAILED = "NOT jailed (graded with --unsandboxed: for trusted submissions only; see SECURITY.md)"
+
 # Every live record that may quote expected values, so a forked sandbox child can blank them in its copy of the
 # grader's memory without scanning the whole heap (gc.get_objects() cost ~18 ms a child in a batch worker).
 LIVE: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()  # id -> record (unhashable)
@@ -174,6 +177,7 @@ class Report:
 
     course: str
     stages: list[StageResult]
+    notes: list[str] = field(default_factory=list)  # about the whole run (UNJAILED), shown by every renderer
 
     @property
     def passed(self) -> bool:

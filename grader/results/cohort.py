@@ -54,6 +54,7 @@ class CohortReport:
     scores: list[float] = field(default_factory=list)  # points of each graded submission
     histogram: list[int] = field(default_factory=list)  # BINS counts of score / max_points
     problems: list[tuple[str, str, str]] = field(default_factory=list)  # (submission, state, message)
+    unjailed: int = 0  # graded submissions graded without the jail (--unsandboxed)
 
     @property
     def mean(self) -> float:

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import stat
+import time
 
 from grader.run.protocol import OUTPUT_CAP, safe_text
 
 _CHUNK = 1 << 20
+STACK_WAIT = 0.2  # seconds a timed-out process has to write its stack before it is killed
 
 
 def make() -> tuple[int, int]:
@@ -53,18 +57,48 @@ def learner_line(stack: str, student_dirs: list[str], source_dir: str) -> str | 
     """From a faulthandler dump, the innermost frame in the learner's files: "student/gelu.py:11  <source line>".
 
     `student_dirs` are where the child saw the learner's files (a graded child sees a copy in its scratch folder);
-    the line's text is read from `source_dir`, the grader's own view of them.
+    the line's text is read from `source_dir`, the grader's own view of them. The dump comes from the learner's
+    process, which can write anything into it: a path is used only if it names a file inside `source_dir` once
+    normalised and resolved, so a forged `student/../../etc/passwd` reads nothing of the grading machine.
     """
     for m in _FRAME.finditer(stack):  # faulthandler lists the innermost frame first
-        path, line = m.group(1), int(m.group(2))
+        path, line = os.path.normpath(m.group(1)), int(m.group(2))
         base = next((d for d in student_dirs if path.startswith(d.rstrip("/") + "/")), None)
         if base is None:
             continue
         rel = os.path.relpath(path, base)
-        try:
-            with open(os.path.join(source_dir, rel), encoding="utf-8", errors="replace") as f:
-                source = next((text.strip() for i, text in enumerate(f, 1) if i == line), "")
-        except OSError:
-            source = ""
-        return safe_text(f"student/{rel}:{line}  {source}".rstrip(), 300)
+        return safe_text(f"student/{rel}:{line}  {_source_line(source_dir, rel, line)}".rstrip(), 300)
     return None
+
+
+def _source_line(source_dir: str, rel: str, line: int) -> str:
+    """Line `line` of the learner's file `rel`, or "" if it is not a regular file inside `source_dir`."""
+    top = os.path.realpath(source_dir)
+    path = os.path.realpath(os.path.join(top, rel))
+    if not path.startswith(top + os.sep) or not path.endswith(".py"):
+        return ""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with open(fd, encoding="utf-8", errors="replace") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return ""
+            return next((text.strip() for i, text in enumerate(f, 1) if i == line), "")
+    except OSError:
+        return ""
+
+
+def ask_stack(pid: int, fd: int, student_dirs: list[str], source_dir: str) -> str | None:
+    """Ask a running process for its Python stack (faulthandler, SIGUSR1) and find the learner's line in it."""
+    try:
+        os.kill(pid, signal.SIGUSR1)
+    except OSError:
+        return None
+    deadline, size = time.monotonic() + STACK_WAIT, -1
+    while time.monotonic() < deadline:  # written in one go by the handler: wait until it stops growing
+        now = os.fstat(fd).st_size
+        if now and now == size:
+            break
+        size = now
+        time.sleep(0.005)
+    text, _ = read(fd, 64 * 1024)
+    return learner_line(text, student_dirs, source_dir)

@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from grader.results import Status
 from grader.run import capture, confine
-from grader.run.protocol import Call, Limits, encode
+from grader.run.protocol import MESSAGE_CAP, Call, Limits, encode
 from grader.run.values import BadOutput, encode_value
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
@@ -43,7 +43,9 @@ class _SourceOnlyLoader(importlib.machinery.SourceFileLoader):
         raise OSError("always compile learner code from source")
 
 
-class _StudentFinder:  # a meta path finder by protocol: importlib.abc would pull in importlib.resources
+class StudentFinder:  # a meta path finder by protocol: importlib.abc would pull in importlib.resources
+    """Finds `student` modules with a loader that always compiles from source."""
+
     def find_spec(self, name: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if name != "student" and not name.startswith("student."):
             return None
@@ -68,7 +70,7 @@ def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
         os.setpgid(0, 0)
         # Only fds 0-2 and these three survive: a fork inherits every fd the grader holds (a gradebook, a progress
         # file, a test runner's capture), close-on-exec or not, and the learner could write to any.
-        _keep_fds(*fds)
+        keep_fds(*fds)
         if plan is not None:
             try:
                 root, got = confine.isolate(plan, root, scratch, calls)
@@ -76,10 +78,10 @@ def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
                 send(RES_FD, {"fatal": f"{type(e).__name__}: {e}"})
                 os._exit(SETUP_FAILED)
             send(RES_FD, {"isolation": got})
-        _streams()
-        _limits(limits, graded=plan is not None)
+        streams()
+        set_limits(limits.memory_mb, graded=plan is not None)
         sys.path.insert(0, str(root))
-        sys.meta_path.insert(0, _StudentFinder())
+        sys.meta_path.insert(0, StudentFinder())
         # If the grader dies (killed, its terminal closed), this child dies with it rather than spin on alone.
         # Set after the credential change of graded mode, which clears it.
         confine.libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -89,7 +91,8 @@ def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
             stand_in = types.ModuleType(name)
             stand_in.__dict__.update(functions)
             sys.modules[name] = stand_in
-        _run(root, calls)
+        shared = _shared(calls)
+        run_calls(root, calls, lambda c: (c, shared))
     except BaseException:  # noqa: BLE001 - the child must end here whatever happened, never return into the grader
         code = 70
     finally:
@@ -100,29 +103,50 @@ def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
             os._exit(code)
 
 
-def _run(root: Path, calls: list[Call]) -> None:
-    """Each call between `start i` and its result; its printed output travels in its own result frame."""
-    # This process is already a private copy of the inputs; only an array two calls share needs copying, so that
-    # one call's in-place change cannot reach the next (a GPT-2-sized MLP case is 19 MB of weights).
+def _shared(calls: list[Call]) -> set[int]:
+    """The inputs two calls share (by id), to be copied before each call.
+
+    This process is already a private copy of the inputs; only an array two calls share needs copying, so that one
+    call's in-place change cannot reach the next (a GPT-2-sized MLP case is 19 MB of weights).
+    """
     seen: dict[int, int] = {}
     for c in calls:
         for v in c.inputs.values():
             seen[id(v)] = seen.get(id(v), 0) + 1
-    shared = {k for k, n in seen.items() if n > 1}
+    return {k for k, n in seen.items() if n > 1}
+
+
+def run_calls(root: Path, calls: Iterable[Any], prepare: Callable[[Any], tuple[Call, set[int]]],
+              left_behind: Callable[[], bool] | None = None) -> bool:
+    """Each call between `start i` and its result; its printed output travels in its own result frame.
+
+    `prepare` turns an item of `calls` into the Call to make (the jail loads its inputs from files here) and the
+    ids of inputs to copy first. With `left_behind`, the loop stops after a call that left a thread or a process
+    running (True is returned): whatever it left must not run beside the next call (the jail's worker then exits,
+    and its resident process kills what was left before the next call runs in a new worker).
+    """
     me = os.getpid()
-    for i, call in enumerate(calls):
+    items = list(calls)
+    for i, item in enumerate(items):
+        call, shared = prepare(item)
         capture.empty(OUT_FD)
-        send(RES_FD, {"start": i})
-        header, parts = _call(root, call, shared)
+        send(RES_FD, {"start": i, "pid": me})
+        try:
+            header, parts = call_function(root, call, shared)
+        except BaseException as e:  # noqa: BLE001 - e.g. an exception whose __str__ raises while described
+            header, parts = _err(Status.EXCEPTION, f"raised {type(e).__name__}, which could not be described")
         if os.getpid() != me:  # a process the learner forked returned from their function: it sends nothing
             os._exit(0)
         sys.stdout.flush()
         sys.stderr.flush()
         header["output"], header["output_cut"] = capture.read(OUT_FD)
         send(RES_FD, header, parts)
+        if left_behind is not None and i + 1 < len(items) and left_behind():
+            return True
+    return False
 
 
-def _streams() -> None:
+def streams() -> None:
     """Stdin on /dev/null; stdout and stderr both on the output file; faulthandler on the stack file."""
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
@@ -141,15 +165,17 @@ def _streams() -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError(EFBIG), not a kill
 
 
-def _limits(limits: Limits, graded: bool) -> None:
+def set_limits(memory_mb: int, graded: bool) -> None:
+    """File size (64 MiB graded), address space and no core files for this process and what it starts."""
     fsize = confine.GRADED_FILE_CAP if graded else FILE_CAP
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    cap = limits.memory_mb << 20
+    cap = memory_mb << 20
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     sys.dont_write_bytecode = True
 
 
-def _keep_fds(res_w: int, out: int, stack: int) -> None:
+def keep_fds(res_w: int, out: int, stack: int) -> None:
     """Move the result pipe and the two capture files to fds 3, 4, 5 and close everything above."""
     moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6) for fd in (res_w, out, stack)]  # clear of 3-5
     for target, fd in zip((RES_FD, OUT_FD, STACK_FD), moved, strict=True):
@@ -164,7 +190,8 @@ def send(fd: int, header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...]
         view = view[os.write(fd, view):]
 
 
-def _student_modules() -> list[str]:
+def student_modules() -> list[str]:
+    """The learner's modules imported so far (what the grader's upstream notes speak of)."""
     return sorted(m for m in sys.modules if m == "student" or m.startswith("student."))
 
 
@@ -192,8 +219,8 @@ def _import(root: Path, call: Call) -> tuple[Any, tuple[dict[str, Any], list[byt
         return None, _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
 
 
-def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset()
-          ) -> tuple[dict[str, Any], list[bytes]]:
+def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset()
+                  ) -> tuple[dict[str, Any], list[bytes]]:
     """Import and call one learner function; every way it can go wrong becomes a status and a message."""
     module, failed = _import(root, call)
     if failed is not None:
@@ -223,7 +250,7 @@ def _call(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset(
         return _err(Status.BAD_OUTPUT, f"returned a value that could not be turned into an array: "
                     f"{type(e).__name__}: {e}")
     returned = type(result).__name__ if type(result) in (list, tuple) else None
-    return {"status": "ok", "keys": keys, "modules": _student_modules(), "call_seconds": seconds,
+    return {"status": "ok", "keys": keys, "modules": student_modules(), "call_seconds": seconds,
             "returned": returned}, parts
 
 
@@ -259,7 +286,9 @@ def _raised_in(root: Path, e: BaseException) -> str | None:
 
 
 def _err(status: Status, message: str, raised_in: str | None = None) -> tuple[dict[str, Any], list[bytes]]:
-    return {"status": status.value, "message": message, "modules": _student_modules(), "raised_in": raised_in}, []
+    # cut here: a frame's header over HEADER_CAP would be refused whole, and the verdict lost with it
+    return {"status": status.value, "message": message[:MESSAGE_CAP], "modules": student_modules(),
+            "raised_in": raised_in}, []
 
 
 def _rel(root: Path, filename: str) -> str:

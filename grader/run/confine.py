@@ -123,7 +123,7 @@ def make_scratch(plan: Plan) -> Path:
     return scratch
 
 
-def _read_tree(folder: Path) -> dict[str, bytes]:
+def read_tree(folder: Path) -> dict[str, bytes]:
     """Regular files under student/, read without following links.
 
     A symlink or a hard link in a submission could otherwise make the (still privileged) child copy a fixture
@@ -165,10 +165,37 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
     """In the graded child, before any learner code: namespaces, scratch folder, environment, user."""
     assert scratch is not None
     got: list[str] = []
-    files = _read_tree(root / "student")
+    files = read_tree(root / "student")
     # Input files (a stage's artifacts, such as a checkpoint) live in the fixtures folder about to be hidden:
     # opened inside the new mount namespace before hiding, then bound read-only into the scratch folder.
     inputs = sorted({p for c in calls for p in c.inputs.values() if isinstance(p, str) and os.path.isfile(p)})
+    shared, mounted = _namespaces(plan, scratch, inputs, got)
+    moved = _share_inputs(shared, scratch / "inputs", bind=mounted)
+    for call in calls:
+        call.inputs = {k: moved.get(v, v) if isinstance(v, str) else v for k, v in call.inputs.items()}
+    if moved:
+        got.append(f"{len(moved)} input file(s) read-only in the scratch folder")
+    for rel, data in files.items():
+        target = scratch / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        if plan.uid is not None:
+            os.chown(target.parent, plan.uid, plan.gid or 0)
+            os.chown(target, plan.uid, plan.gid or 0)
+    os.chdir(scratch)
+    got.append(f"scratch folder as cwd ({len(files)} files of student/ copied)")
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "LC_CTYPE")
+            or k.startswith(("OPENBLAS_", "OMP_", "MKL_"))}
+    os.environ.clear()
+    os.environ.update(keep, HOME=str(scratch), TMPDIR=str(scratch))
+    got.append("cleared environment")
+    scrub(plan.forget)
+    _drop_user(plan, mounted, got)
+    return scratch, got
+
+
+def _namespaces(plan: Plan, scratch: Path, inputs: list[str], got: list[str]) -> tuple[dict[str, int], bool]:
+    """A user namespace (unprivileged), then network and mount ones; the input files opened before hiding."""
     shared: dict[str, int] = {}
     privileged = os.geteuid() == 0
     if not privileged:  # an unprivileged grader may still own a user namespace, and in it net and mount ones
@@ -190,7 +217,8 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
         _mount("tmpfs", str(scratch), "tmpfs", _MS_NOSUID | _MS_NODEV,
                f"size={GRADED_FILE_CAP},mode=0700{owner}")
         for path in plan.hide:
-            _mount("tmpfs", path, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=4k,mode=0")
+            if os.path.isdir(path):  # not when _reopen already covered a folder above it
+                _mount("tmpfs", path, "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "size=4k,mode=0")
         if os.path.isdir("/dev/shm"):
             _mount("tmpfs", "/dev/shm", "tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
                    f"size={1 << 20},mode=1777")
@@ -200,26 +228,11 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
     elif plan.unblock:
         plan.uid = None  # the sandbox user could not even import Python's standard library
         got.append(f"not {SANDBOX_USER}: Python lives below {', '.join(plan.unblock)}, which it cannot enter")
-    moved = _share_inputs(shared, scratch / "inputs", bind=mounted)
-    for call in calls:
-        call.inputs = {k: moved.get(v, v) if isinstance(v, str) else v for k, v in call.inputs.items()}
-    if moved:
-        got.append(f"{len(moved)} input file(s) read-only in the scratch folder")
-    for rel, data in files.items():
-        target = scratch / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        if plan.uid is not None:
-            os.chown(target.parent, plan.uid, plan.gid or 0)
-            os.chown(target, plan.uid, plan.gid or 0)
-    os.chdir(scratch)
-    got.append(f"scratch folder as cwd ({len(files)} files of student/ copied)")
-    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "LC_CTYPE")
-            or k.startswith(("OPENBLAS_", "OMP_", "MKL_"))}
-    os.environ.clear()
-    os.environ.update(keep, HOME=str(scratch), TMPDIR=str(scratch))
-    got.append("cleared environment")
-    scrub(plan.forget)
+    return shared, mounted
+
+
+def _drop_user(plan: Plan, mounted: bool, got: list[str]) -> None:
+    """Become the plan's unprivileged user (root), no new privileges; never run a submission as root."""
     if plan.uid is not None and os.geteuid() == 0:
         resource.setrlimit(resource.RLIMIT_NPROC, (GRADED_NPROC, GRADED_NPROC))
         os.setgroups([])
@@ -234,7 +247,6 @@ def isolate(plan: Plan, root: Path, scratch: Path | None, calls: list[Call]) -> 
     if os.geteuid() == 0 and "user namespace" not in got:  # last line of defence: never run a submission as root
         raise OSError(errno.EPERM, "refusing to run a submission as root: no sandbox user could be used "
                       "(run the grader as an ordinary user, or see SECURITY.md)")
-    return scratch, got
 
 
 def _share_inputs(shared: dict[str, int], folder: Path, bind: bool) -> dict[str, str]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
+import signal
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from grader.results import Status
 
 HEADER = struct.Struct("<Q")  # a frame's header length
 HEADER_CAP = 1 << 20  # the largest JSON header a child may send
+PARTS_CAP = 1024  # payloads one frame may carry (a dict output has one per key)
 FRAME_CAP = 1 << 30  # the most one call may send back when nothing tighter is known
 OUTPUT_CAP = 8 * 1024  # bytes of a call's printed output kept
 MESSAGE_CAP = 16 * 1024  # characters of a child's message kept
@@ -31,6 +34,16 @@ MESSAGE_CAP = 16 * 1024  # characters of a child's message kept
 # TIMEOUT / CRASHED / SKIPPED by the grader watching the child: a child claiming any of them is lying.
 CHILD_STATUSES = frozenset({Status.TODO, Status.SYNTAX_ERROR, Status.IMPORT_ERROR, Status.EXCEPTION,
                             Status.MEMORY, Status.EXITED, Status.BAD_OUTPUT})
+
+
+@dataclass(frozen=True)
+class NpyFile:
+    """An input array still in its verified .npy fixture file: the jail gets a kernel-made copy of the file.
+
+    Cases sharing a file (an MLP's weights) share one copy, instead of the grader writing each array out again.
+    """
+
+    path: str
 
 
 @dataclass
@@ -92,14 +105,15 @@ def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) 
 class Frames:
     """Splits the child's byte stream into (JSON header, [payloads]) frames; refuses anything malformed.
 
-    `limit` is the most the current frame may carry, set by the grader before each result; a frame announcing more
-    is refused from its header alone, before its payload is read.
+    `limit` is the most the current frame may carry, set by the grader when a call starts and 0 otherwise; a frame
+    announcing more is refused from its header alone, before its payload is read. Headers are JSON objects of finite
+    numbers with a list of at most PARTS_CAP non-negative int payload sizes.
     """
 
     def __init__(self) -> None:
         self.buf = bytearray()
         self.broken: str | None = None
-        self.limit = FRAME_CAP
+        self.limit = 0
         self.pending: tuple[dict[str, Any], list[int], int] | None = None  # a header awaiting its payload
 
     def feed(self, data: bytes) -> Iterator[tuple[dict[str, Any], list[bytes]]]:
@@ -129,18 +143,59 @@ class Frames:
             return None
         if len(self.buf) < HEADER.size + n:
             return None
-        try:
-            header = json.loads(bytes(self.buf[HEADER.size:HEADER.size + n]))
-        except (ValueError, RecursionError):
-            header = None
-        sizes = header.get("parts") if isinstance(header, dict) else None
-        if not (isinstance(sizes, list) and all(type(s) is int and s >= 0 for s in sizes)):
+        header = parse_header(bytes(self.buf[HEADER.size:HEADER.size + n]))
+        sizes = header.get("parts") if header is not None else None
+        if header is None or not (isinstance(sizes, list) and len(sizes) <= PARTS_CAP
+                                  and all(type(s) is int and s >= 0 for s in sizes)):
             self.broken = "sent something the grader could not read (was the grader's pipe written to?)"
             return None
         if sum(sizes) > self.limit:
-            self.broken = f"returned more than {self.limit:,} bytes, far more than this case's answer"
+            self.broken = (f"returned more than {self.limit:,} bytes, far more than this case's answer" if self.limit
+                           else "sent output the grader did not ask for (was the grader's pipe written to?)")
             return None
         return header, sizes, n
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses as inf
+        raise ValueError("not a finite number")
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_header(raw: bytes) -> dict[str, Any] | None:
+    """A frame's JSON header: an object of finite numbers (NaN, Infinity, 1e999 refused), or None."""
+    try:
+        header = json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def read_npy(data: bytes) -> np.ndarray:
+    """An .npy payload read strictly: numbers only, and exactly the bytes its header's shape declares.
+
+    A forged header cannot make the grader allocate more than the payload it sent (numpy's own reader allocates
+    the declared shape first).
+    """
+    f = io.BytesIO(data)
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+    elif version == (2, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+    else:
+        raise ValueError(f"unsupported .npy version {version}")
+    if dtype.hasobject or dtype.fields is not None or dtype.kind not in "biufc" or any(d < 0 for d in shape):
+        raise ValueError("not an array of numbers")
+    body = memoryview(data)[f.tell():]
+    if len(body) != math.prod(shape) * dtype.itemsize:
+        raise ValueError("the payload's size does not match its shape")
+    return np.frombuffer(body, dtype=dtype).reshape(shape, order="F" if fortran else "C").copy()
 
 
 def result_of(call: Call, header: dict[str, Any], parts: list[bytes], seconds: float) -> Outcome:
@@ -167,8 +222,35 @@ def result_of(call: Call, header: dict[str, Any], parts: list[bytes], seconds: f
     value = {}
     for key, data in zip(keys, parts, strict=True):
         try:
-            value[safe_text(key, 200)] = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+            value[safe_text(key, 200)] = read_npy(data)
         except Exception:  # any malformed bytes: the child's problem, never the grader's
             return Outcome(call.case, Status.BAD_OUTPUT, message="returned a value the grader could not read as an "
                            "array of numbers", **common)
     return Outcome(call.case, None, value=value, **common)
+
+
+def timeout_message(timeout: float, where: str | None) -> str:
+    """What a call stopped at its timeout is told, with the learner's line it was on when known."""
+    spot, _, line = (where or "").partition("  ")
+    at = (f" It was at {spot}" + (f" ({line})." if line else ".")) if where else ""
+    return (f"took longer than {timeout:g} s and was stopped.{at} Look for a loop that never ends, or work that grows "
+            "much faster than the input.")
+
+
+def ended(sig: int | None, code: int | None) -> tuple[Status, str]:
+    """How a process that ended without answering its call is reported: by the signal that killed it, or its exit."""
+    if sig == signal.SIGKILL:
+        return Status.CRASHED, ("was killed (SIGKILL): by the system for using too much memory, or by the code "
+                                "itself. Check the size of the arrays you create.")
+    if sig is not None:
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        return Status.CRASHED, (f"crashed: the process was killed by {name}. This happens with a segmentation "
+                                "fault in native code or an abort().")
+    return Status.EXITED, (f"ended the process (exit code {code}) instead of returning: remove calls to exit(), "
+                           "sys.exit() or os._exit(), and closing the grader's pipes.")
+
+
+def out_of_memory(memory_mb: int) -> str:
+    """What a call whose processes were stopped by the memory limit of their cgroup is told."""
+    return (f"used more than {memory_mb} MiB of memory (all its processes and the files it wrote, counted together) "
+            "and was stopped. Check the size of the arrays you create.")

@@ -24,7 +24,6 @@ from __future__ import annotations
 import fcntl
 import os
 import select
-import signal
 import sys
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -35,10 +34,9 @@ from typing import Any
 from grader.errors import GraderError
 from grader.results import Status
 from grader.run import capture, child, confine, reap
-from grader.run.protocol import Call, Frames, Limits, Outcome, result_of, safe_text
+from grader.run.protocol import Call, Frames, Limits, Outcome, ended, result_of, safe_text, timeout_message
 
 Substitutes = dict[str, dict[str, Callable[..., Any]]]
-STACK_WAIT = 0.2  # seconds a timed-out child has to write its stack before it is killed
 
 
 def run(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes | None = None,
@@ -203,6 +201,7 @@ class _Reader:
         outcome = result_of(self.calls[self.reported], header, parts, time.monotonic() - self.started)
         outcome.isolation = self.proc.isolation
         self.reported, self.awaiting = self.reported + 1, False
+        frames.limit = 0  # nothing may carry a payload until the next call starts
         return outcome
 
     def _final(self, status: Status, message: str, where: str | None = None) -> Outcome:
@@ -212,11 +211,8 @@ class _Reader:
                        seconds=time.monotonic() - self.started, where=where, isolation=self.proc.isolation)
 
     def _timeout(self) -> Outcome:
-        where = _stack(self.proc, self.source_dir)
-        spot, _, line = (where or "").partition("  ")
-        at = f" It was at {spot}" + (f" ({line})." if line else ".") if where else ""
-        return self._final(Status.TIMEOUT, f"took longer than {self.limits.timeout:g} s and was stopped.{at} Look "
-                           "for a loop that never ends, or work that grows much faster than the input.", where)
+        where = capture.ask_stack(self.proc.pid, self.proc.stack, self.proc.student_dirs, self.source_dir)
+        return self._final(Status.TIMEOUT, timeout_message(self.limits.timeout, where), where)
 
     def _death(self) -> Outcome:
         """The child closed its pipe before reporting the current call: say how it ended."""
@@ -224,20 +220,11 @@ class _Reader:
         if status is None:
             return self._final(Status.TIMEOUT, f"closed its output and then ran for longer than "
                                f"{self.limits.timeout:g} s; it was stopped")
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
-            if sig == signal.SIGKILL:
-                return self._final(Status.CRASHED, "was killed (SIGKILL): by the system for using too much "
-                                   "memory, or by the code itself. Check the size of the arrays you create.")
-            return self._final(Status.CRASHED, f"crashed: the process was killed by {name}. This happens with a "
-                               "segmentation fault in native code or an abort().")
-        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         if self.proc.fatal and code == child.SETUP_FAILED:
             return self._final(Status.CRASHED, f"was not run: the grader could not set up its sandbox "
                                f"({self.proc.fatal}). This is a problem with the grading machine, not with your code.")
-        return self._final(Status.EXITED, f"ended the process (exit code {code}) instead of returning: remove "
-                           "calls to exit(), sys.exit() or os._exit(), and closing the grader's pipes.")
+        return self._final(*ended(os.WTERMSIG(status) if os.WIFSIGNALED(status) else None, code))
 
 
 def _wait(pid: int, deadline: float) -> int | None:
@@ -252,23 +239,6 @@ def _wait(pid: int, deadline: float) -> int | None:
         if time.monotonic() > deadline:
             return None
         time.sleep(0.002)
-
-
-def _stack(proc: _Child, source_dir: str) -> str | None:
-    """Ask a running child for its Python stack (faulthandler, SIGUSR1) and find the learner's line in it."""
-    try:
-        os.kill(proc.pid, signal.SIGUSR1)
-    except OSError:
-        return None
-    deadline, size = time.monotonic() + STACK_WAIT, -1
-    while time.monotonic() < deadline:  # written in one go by the handler: wait until it stops growing
-        now = os.fstat(proc.stack).st_size
-        if now and now == size:
-            break
-        size = now
-        time.sleep(0.005)
-    text, _ = capture.read(proc.stack, 64 * 1024)
-    return capture.learner_line(text, proc.student_dirs, source_dir)
 
 
 _F_SETPIPE_SZ = 1031

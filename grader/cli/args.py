@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
+from grader.cli import instructor
 from grader.report import FORMATS
 
 _TAKES_VALUE = ("--root", "--stage", "--checkpoint", "--format", "--output", "--save-outputs", "--next-after")
@@ -76,30 +76,5 @@ def parser(subcommands: bool = True) -> argparse.ArgumentParser:
     fx.add_argument("--stage", dest="fixture_stage", metavar="ID")
     ck = sub.add_parser("check", help="the course's self-test: references pass, decoys fail and are named")
     ck.add_argument("--stage", dest="check_stage", metavar="ID")
-    _instructor(sub)
+    instructor.add_commands(sub)
     return p
-
-
-def _instructor(sub: Any) -> None:
-    ho = sub.add_parser("handout", help="write the learners' copy: stubs, public cases, the grader, no solutions")
-    ho.add_argument("out", metavar="OUT_DIR", type=Path, help="a new (or empty) folder")
-    ba = sub.add_parser("batch", help="grade a folder of submissions (folders or .zip files) into a gradebook")
-    ba.add_argument("submissions", metavar="SUBMISSIONS", type=Path, help="one sub-folder or .zip per learner")
-    ba.add_argument("--jobs", type=int, default=1, metavar="N", help="submissions graded at once (default 1)")
-    ba.add_argument("--db", type=Path, default=Path("gradebook.sqlite"), metavar="FILE",
-                    help="the SQLite gradebook (default gradebook.sqlite; a run resumes where it stopped)")
-    ba.add_argument("--csv", type=Path, metavar="FILE", help="also write the gradebook as CSV")
-    ba.add_argument("--budget", type=float, default=120.0, metavar="SECONDS",
-                    help="time one submission may take in all (default 120)")
-    ba.add_argument("--stage", dest="batch_stages", action="append", default=[], metavar="ID",
-                    help="grade only this stage; repeatable")
-    ba.add_argument("--quiet", action="store_true", help="no line per submission")
-    rp = sub.add_parser("report", help="the cohort report of a gradebook: pass rates, common mistakes, scores")
-    rp.add_argument("--db", type=Path, default=Path("gradebook.sqlite"), metavar="FILE")
-    rp.add_argument("--html", type=Path, metavar="FILE", help="also write it as one self-contained HTML page")
-    rp.add_argument("--csv", type=Path, metavar="FILE", help="also write the gradebook as CSV")
-    gs = sub.add_parser("gradescope", help="build a Gradescope autograder bundle (.zip) with the hidden cases")
-    gs.add_argument("out", metavar="OUT.zip", type=Path)
-    ag = sub.add_parser("autograde", help="(inside a Gradescope bundle) grade a submission into results.json")
-    ag.add_argument("--submission", type=Path, required=True, metavar="DIR")
-    ag.add_argument("--results", type=Path, required=True, metavar="FILE")

@@ -1,5 +1,8 @@
 """The command line: subcommands, exit codes, and the one place a GraderError becomes a message.
 
+Its arguments are in grader/cli/args.py; the instructors' commands (handout, batch, report, gradescope, autograde) in
+grader/cli/instructor.py.
+
 Exit codes: 0 every graded stage passes, 1 some stage fails, 2 a usage, course or fixture error.
 Imports are kept to what each command needs: a grade never imports jinja2.
 """
@@ -7,12 +10,12 @@ Imports are kept to what each command needs: a grade never imports jinja2.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grader import cliargs
+from grader.cli import args as cliargs
+from grader.cli import instructor
 from grader.course import layout
 from grader.errors import GraderError, UsageError
 from grader.results import Report
@@ -52,8 +55,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _fixtures(course, args.action, args.fixture_stage)
     if args.command == "check":
         return _check(course, args.check_stage)
-    if args.command in ("handout", "batch", "report", "gradescope", "autograde"):
-        return _instructor(course, args)
+    if args.command in instructor.COMMANDS:
+        return instructor.run(course, args)
     if args.command is None and (args.watch or args.stage or args.all):
         return _grade(course, args)
     if args.command == "generate":
@@ -167,86 +170,3 @@ def _check(course: Any, stage_id: str | None) -> int:
     tail = f"; {skipped} need the instructor's copy and were skipped" if skipped else ""
     print(("check passed" if report.ok else "check FAILED") + tail)
     return 0 if report.ok else 1
-
-
-def _instructor(course: Any, args: argparse.Namespace) -> int:
-    """handout, batch, report, gradescope, autograde: the commands of instructors and grading services."""
-    if args.command == "handout":
-        from grader.instructor import handout
-
-        done = handout.build_handout(course, args.out)
-        hidden = sum(done.hidden_kept_back.values())
-        print(f"wrote the handout to {done.path}: {len(done.public)} stages, {sum(done.public.values())} public "
-              f"cases; {hidden} hidden cases kept back (only their number is in the handout)")
-        print(f"try it: cd {done.path} && python -m grader")
-        return 0
-    if args.command == "gradescope":
-        from grader.instructor import gradescope
-
-        names = gradescope.build_bundle(course, args.out.resolve())
-        print(f"wrote {args.out} ({len(names)} files): upload it as the autograder of a Gradescope programming "
-              "assignment")
-        return 0
-    if args.command == "autograde":
-        from grader.instructor import gradescope
-
-        report = gradescope.autograde(course, args.submission, args.results)
-        print(f"wrote {args.results}" + (f": {report.points:.4g}/{report.max_points:.4g} points" if report else
-                                          ": the submission could not be graded (see its output)"))
-        return 0
-    from grader.instructor.gradebook import Gradebook
-
-    if args.command == "report" and not args.db.exists():
-        raise UsageError(f"{args.db}: no gradebook here; grade first with `python -m grader batch SUBMISSIONS "
-                         f"--db {args.db}`")
-    book = Gradebook(args.db, course.title)
-    try:
-        if args.command == "batch":
-            _batch(course, book, args)
-        _cohort(course, book, args)
-    finally:
-        book.close()
-    return 0
-
-
-def _batch(course: Any, book: Any, args: argparse.Namespace) -> None:
-    if args.jobs > 1 and "numpy" not in sys.modules:  # one BLAS thread per worker: the workers share the cores
-        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ.setdefault(name, "1")
-    from grader.instructor import batch
-
-    options = batch.BatchOptions(jobs=args.jobs, budget=args.budget, stages=tuple(args.batch_stages))
-    if args.budget <= 0:
-        raise UsageError(f"--budget {args.budget:g}: give a number of seconds greater than 0")
-    count = [0]
-
-    def progress(entry: Any) -> None:
-        count[0] += 1
-        if args.quiet:
-            return
-        what = (f"{entry.report.points:.4g}/{entry.report.max_points:.4g} points" if entry.report
-                else entry.message.splitlines()[0])
-        print(f"[{count[0]}] {entry.id}: {entry.state}, {what} ({entry.seconds:.1f} s)", flush=True)
-
-    s = batch.run(course, args.submissions, book, options, progress)
-    print(f"{s.total} submissions: {s.graded} graded, {s.rejected} rejected, {s.errors} grader errors, "
-          f"{s.skipped} already in {args.db} ({s.seconds:.1f} s)")
-
-
-def _cohort(course: Any, book: Any, args: argparse.Namespace) -> None:
-    from grader import report as reports
-    from grader.instructor import cohort
-
-    if args.csv is not None:
-        from grader.report import csv as csv_report
-
-        reports.write_file(args.csv, csv_report.render_cohort([s.id for s in course.stages], book.rows()))
-        print(f"wrote {args.csv}")
-    if args.command == "report":
-        data = cohort.build(course, book)
-        sys.stdout.write(cohort.render_text(data))
-        if args.html is not None:
-            from grader.report import html
-
-            reports.write_file(args.html, html.render(data))
-            print(f"wrote {args.html}")

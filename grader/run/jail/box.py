@@ -1,0 +1,201 @@
+"""One submission's jail: started on first use, reused by every stage's `run`, ended by `close`.
+
+The grader's private staging folder holds what the jail may read: a copy of the submission's student/ (regular files
+only, 32 MiB) and, per job, the calls' inputs (verified fixture files copied by the kernel, arrays written as .npy,
+input files linked or copied) with a job.json naming them. Expected outputs are never written there. Each `run`
+(one stage's calls) is one job: the jail's resident process forks a worker for it (grader/run/jail/inside.py). A
+timeout, a crash, a memory kill or a broken frame ends the whole jail; the remaining calls get a new one.
+
+`unsandboxed=True` (the CLI's --unsandboxed) runs the calls in grader/run/sandbox.py's forked graded child instead,
+and every outcome's isolation note says NOT jailed.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shutil
+import socket
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+from grader.errors import GraderError, UsageError
+from grader.results import UNJAILED
+from grader.run import capture, reap, sandbox
+from grader.run.jail import cgroups, staging
+from grader.run.jail.job import Job
+from grader.run.jail.mounts import UID_INSIDE, Settings, runtime
+from grader.run.jail.preflight import require
+from grader.run.jail.spawn import Box, start
+from grader.run.protocol import Call, Limits, Outcome
+
+
+class Jail:
+    """One submission's jail, started on first use and reused by each `run` (one per stage); `close` ends it."""
+
+    def __init__(self, root: Path, settings: Settings | None = None, *, unsandboxed: bool = False,
+                 warm: bool = False) -> None:
+        """`warm`: adopt this process's spare jail if one is ready, and start the next one (a batch's workers)."""
+        require(unsandboxed)  # JailUnavailable names what to install, unless the caller chose --unsandboxed
+        self.root, self.settings, self.unsandboxed, self.warm = Path(root), settings or Settings(), unsandboxed, warm
+        self.stats: list[dict[str, Any]] = []  # one entry per jail ended
+        self._box: Box | None = None
+        self._staging: Path | None = None
+        self._layout = None if unsandboxed else cgroups.detect()
+        if not unsandboxed:  # a jail's init outlives bubblewrap's own process by a moment: it is handed to us, reaped
+            reap.become_subreaper()
+        self._limits_said: list[str] = []
+        self._uid: int | None = None
+
+    def __enter__(self) -> Jail:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the running jail (if any) and delete the staging folder."""
+        self._end_box()
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+            self._staging = None
+
+    def isolation(self) -> str:
+        """What kept the submission apart from the grading machine, in one line (for StageResult.notes)."""
+        if self.unsandboxed:
+            return UNJAILED
+        found = runtime(self.settings.packages).packages
+        user = (f"uid {self._uid} outside (a fresh one per jail)" if self._uid is not None
+                else f"this grader's uid {os.getuid()} outside")
+        return (f"jail: bubblewrap; new user, mount, pid, network, ipc, uts and cgroup namespaces; no network; sees "
+                f"only /usr, Python, {', '.join(found)}, the grader's code, a read-only copy of student/ and this "
+                f"run's inputs; /tmp a {self.settings.tmp_mb} MiB tmpfs; {user}, uid {UID_INSIDE} inside, no "
+                f"capabilities; cgroup v{self._layout.version if self._layout else '?'}: "
+                f"{', '.join(self._limits_said) or 'not started yet'}")
+
+    def run(self, calls: list[Call], limits: Limits, *, cancel: Callable[[], bool] | None = None,
+            cpu_seconds: float | None = None, substitutes: dict[str, Any] | None = None,
+            **unsandboxed: Any) -> Generator[Outcome, None, None]:
+        """Yield one Outcome per call, in order, as sandbox.run does; a call that kills its jail costs only itself.
+
+        `limits.timeout` is per call (wall clock, enforced from here), `limits.memory_mb` caps the jail's processes
+        together (cgroup) and each one alone (RLIMIT_AS); `cpu_seconds` caps one call's CPU time (cgroup); each
+        call's result may carry at most its `max_bytes`. `cancel` is polled; when it returns True the jail is killed
+        and the run ends. `unsandboxed` holds sandbox.run's `hide` and `forget`, for the --unsandboxed setting.
+        """
+        if substitutes:
+            raise UsageError("--isolate puts the course's reference code in place of earlier stages, and graded "
+                             "mode never runs reference code beside a submission (the jail refuses it): grade "
+                             "without --isolate")
+        if self.unsandboxed:
+            for outcome in sandbox.run(self.root, calls, limits, cancel=cancel, graded=True, **unsandboxed):
+                outcome.isolation = f"{UNJAILED}: {outcome.isolation or 'a forked child'}"
+                yield outcome
+            return
+        todo = list(calls)
+        while todo and not (cancel is not None and cancel()):
+            job = self._send_job(self._ensure_box(limits.memory_mb), list(todo), limits, cpu_seconds)
+            try:
+                for outcome in job.watch(cancel):
+                    todo.pop(0)
+                    outcome.isolation = self.isolation()
+                    yield outcome
+            finally:
+                job.close()
+                if job.end not in ("done", "retired"):
+                    self._end_box()
+
+    def _ensure_box(self, memory_mb: int) -> Box:
+        if self._box is None:
+            self._box = self._start(memory_mb)
+        if self._box.memory_mb != memory_mb:
+            try:
+                self._box.cgroup.set_memory(memory_mb)
+                self._box.memory_mb = memory_mb
+            except OSError:  # v1 refuses a limit below what the group holds: start afresh
+                self._end_box()
+                self._box = self._start(memory_mb)
+        self._limits_said, self._uid = self._box.cgroup.limits, self._box.uid
+        return self._box
+
+    def _end_box(self) -> None:
+        box, self._box = self._box, None
+        if box is not None:
+            self.stats.append(box.kill())
+
+    def _start(self, memory_mb: int) -> Box:
+        """The submission's first jail is this process's warm spare (when asked for and ready), else a new one."""
+        assert self._layout is not None
+        spare = _adopt(self.settings) if self.warm and self._staging is None else None
+        if spare is not None:
+            self._staging = spare.staging
+            staging.fill(self._staging, self.root)  # the running spare sees the files as they land
+        elif self._staging is None:
+            self._staging = staging.new()
+            staging.fill(self._staging, self.root)
+        box = spare or start(self._staging, self._layout, self.settings, memory_mb)
+        if self.warm:
+            _prestart(self._layout, self.settings, memory_mb)  # the next submission's, while this one is graded
+        return box
+
+    def _send_job(self, box: Box, calls: list[Call], limits: Limits, cpu_seconds: float | None) -> Job:
+        """Write the calls' inputs into the staging folder, then hand the jail the job and its capture files."""
+        assert self._staging is not None
+        box.jobs += 1
+        name = f"{len(self.stats)}-{box.jobs}"
+        folder = self._staging / "jobs" / name
+        staging.write_job(folder, calls, limits)
+        fds = capture.make()
+        try:
+            socket.send_fds(box.command, [json.dumps({"run": name}).encode()], list(fds))
+        except OSError:
+            pass  # the jail is gone: the job sees its result pipe close and says how
+        return Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,
+                   self.settings.startup_timeout)
+
+
+# --- the warm spare: the next submission's jail, started while this one is graded -------------------------------
+
+_spare: dict[int, tuple[Settings, Box]] = {}  # by process: a forked process never adopts its parent's
+_exits: set[int] = set()
+
+
+def _prestart(layout: cgroups.Layout, settings: Settings, memory_mb: int) -> None:
+    if os.getpid() not in _spare:
+        try:
+            _spare[os.getpid()] = (settings, start(staging.new(), layout, settings, memory_mb))
+        except GraderError:
+            return  # the next submission starts its own, and says why if it cannot
+        if os.getpid() not in _exits:  # a process that ends normally takes its spare with it
+            _exits.add(os.getpid())
+            atexit.register(discard_spare)
+
+
+def _adopt(settings: Settings) -> Box | None:
+    """The spare of this process, if it was started with these settings and is still running."""
+    kept = _spare.pop(os.getpid(), None)
+    if kept is None:
+        return None
+    if kept[0] == settings and kept[1].proc.poll() is None:
+        return kept[1]
+    discard_spare(kept[1])
+    return None
+
+
+def discard_spare(box: Box | None = None) -> None:
+    """End this process's spare jail (a batch's workers, when they are done), and delete its staging folder."""
+    if box is None:
+        box = _spare.pop(os.getpid(), (None, None))[1]
+    if box is not None:
+        box.kill()
+        shutil.rmtree(box.staging, ignore_errors=True)
+
+
+def one_shot(root: Path, calls: list[Call], limits: Limits, *, settings: Settings | None = None,
+             unsandboxed: bool = False, **options: Any) -> Iterator[Outcome]:
+    """One Jail for these calls only (`Jail.run` has the options)."""
+    with Jail(root, settings, unsandboxed=unsandboxed) as jail:
+        yield from jail.run(calls, limits, **options)
+

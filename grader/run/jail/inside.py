@@ -1,0 +1,148 @@
+"""Inside the jail: a resident process that forks one worker per job; the worker makes the calls as a child does.
+
+Started by bubblewrap as `python -I -S -B -c "... main(RESULT_FD, COMMAND_FD)"`, never imported by the grader. The
+resident process imports numpy and grader/run/child.py once, says `ready`, then for each job the grader sends over
+the command socket ({"run": name}, with the job's output file and stack file: grader/run/capture.py) forks a
+worker, waits for it, kills whatever it left running (kill(-1): every process of the jail but itself) and reports how
+the worker ended. It is the jail's init (pid 1, bubblewrap's --as-pid-1), so no process of the jail can signal it;
+it reaps the jail's orphans. It never runs learner code, and it is not dumpable, so the learner's processes (same
+uid) cannot ptrace it or read its memory.
+
+The worker is grader/run/child.py's loop with the jail's inputs: descriptors 0-2, the result pipe and the two
+capture files only; stdout and stderr on the output file, faulthandler on the stack file; RLIMIT_AS, RLIMIT_FSIZE
+and no core files; the learner's modules imported from source; each call's inputs loaded from the job's folder
+(fresh arrays each call, so no call sees another's in-place changes). A call that leaves a thread or a process
+running ends the worker after its result (exit code RETIRED): the resident process kills what it left, and the
+grader sends the remaining calls to a new worker, so nothing a call started runs beside the next.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from grader.run import child, confine
+from grader.run.protocol import Call
+
+RESULT_FD, COMMAND_FD = 3, 4
+RETIRED = 75  # a worker's exit code after a call that left threads or processes behind: the rest need a new one
+ROOT = Path("/submission")
+JOBS = Path("/jail/job")
+_PR_SET_DUMPABLE = 4
+
+
+def main(result_fd: int, command_fd: int) -> None:
+    """The resident process: one worker per job, until the grader closes the command socket."""
+    _fixed_fds(result_fd, command_fd)
+    confine.libc().prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)  # the learner's processes cannot ptrace or read us
+    child.send(RESULT_FD, {"ready": True})
+    command = socket.socket(fileno=COMMAND_FD)
+    while True:
+        msg, fds, _, _ = socket.recv_fds(command, 1 << 16, 2)
+        if not msg:
+            os._exit(0)
+        name = _job_name(msg)
+        if len(fds) != 2:
+            raise ValueError("a job comes with its output and stack files")
+        pid = os.fork()
+        if pid == 0:
+            _worker(name, fds[0], fds[1])  # never returns
+        for fd in fds:
+            os.close(fd)
+        _, status = os.waitpid(pid, 0)
+        _kill_strays()
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+        child.send(RESULT_FD, {"ended": name, "signal": sig, "code": code})
+
+
+def _fixed_fds(result_fd: int, command_fd: int) -> None:
+    """The result pipe on fd 3, the command socket on fd 4, stdin/stdout/stderr kept, every other fd closed."""
+    import fcntl
+
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (result_fd, command_fd)]
+    for target, fd in zip((RESULT_FD, COMMAND_FD), moved, strict=True):
+        os.dup2(fd, target, inheritable=False)
+    os.closerange(COMMAND_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+
+
+def _job_name(msg: bytes) -> str:
+    name = json.loads(msg)["run"]
+    if not isinstance(name, str) or not re.fullmatch(r"[0-9]+-[0-9]+", name):
+        raise ValueError("bad job name")
+    return name
+
+
+def _kill_strays() -> None:
+    """SIGKILL every process the last worker left (setsid or not): all the jail's but this one, its init; reap them."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    while True:  # orphans are handed to the init: wait until no child is left (none can fork any more)
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def _worker(name: str, out: int, stack: int) -> None:
+    """Run one job's calls and exit; never returns into the resident process."""
+    code = 0
+    try:
+        child.keep_fds(RESULT_FD, out, stack)  # the command socket is closed with the rest
+        confine.libc().prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # the learner's own /proc/self works as usual
+        job = json.loads((JOBS / name / "job.json").read_text())
+        child.streams()
+        child.set_limits(int(job["memory_mb"]), graded=True)
+        sys.path.insert(0, str(ROOT))
+        sys.meta_path.insert(0, child.StudentFinder())
+        os.chdir("/tmp")
+        folder = JOBS / name
+        if child.run_calls(ROOT, job["calls"], lambda spec: (_call(folder, spec), set()), _left_behind):
+            code = RETIRED
+    except BaseException:  # noqa: BLE001 - the worker ends here whatever happened
+        code = 70
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def _call(folder: Path, spec: dict[str, Any]) -> Call:
+    return Call(case=spec["case"], module=spec["module"], function=spec["function"], returns=spec["returns"],
+                keys=tuple(spec.get("keys", ())), inputs={k: _input(folder, v) for k, v in spec["inputs"].items()})
+
+
+def _input(folder: Path, spec: dict[str, Any]) -> Any:
+    """One input: an array loaded afresh from its .npy file, an input file by path, a dict of those, a value."""
+    if "npy" in spec:
+        value = np.load(folder / spec["npy"], allow_pickle=False)
+        return value[()] if spec.get("scalar") else value
+    if "file" in spec:
+        return str(folder / spec["file"])
+    if "dict" in spec:
+        return {k: _input(folder, v) for k, v in spec["dict"].items()}
+    return spec["value"]
+
+
+def _left_behind() -> bool:
+    """Whether the last call left a thread in this process or a process in the jail (the resident, the worker).
+
+    Either could print under the next call's name, or change what it finds: the next call then gets a new worker,
+    after the resident process has killed them.
+    """
+    if len(os.listdir("/proc/self/task")) > 1:
+        return True
+    return sum(name.isdigit() for name in os.listdir("/proc")) > 2

@@ -1,0 +1,142 @@
+"""What a jail sees of the host, as bubblewrap's options: an allow-list, and nothing else.
+
+The OS's /usr read-only (/usr/local hidden) and the /bin, /lib... links of a merged-/usr system; the interpreter,
+its standard library and shared library (at /jail/python when Python is installed outside /usr, so no /root or /opt
+skeleton shows where it lives); the packages a learner may import (`Settings.packages`) at /jail/site; the grader's
+own code at /jail/lib; a read-only copy of the submission's student/ at /submission/student and the job's inputs at
+/jail/job (both from the grader's private staging folder); a fresh /proc and /dev; small private tmpfs for /tmp,
+/var/tmp and /dev/shm. No course folder, .git, fixtures, expected outputs, other submissions, gradebook, /root,
+/home or /etc; no host environment.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import sys
+import sysconfig
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+UID_INSIDE = 1000
+ROOT_IN_JAIL = "/submission"  # the learner's student/ is /submission/student
+JOBS_IN_JAIL = "/jail/job"
+LIB_IN_JAIL = "/jail/lib"  # the grader package
+SITE_IN_JAIL = "/jail/site"  # the packages a learner may import
+PY_IN_JAIL = "/jail/python"  # a Python installed outside /usr
+ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every jail of a submission gets, beyond the per-stage `Limits` (timeout, memory)."""
+
+    pids: int = 64  # processes and threads, all together
+    cpus: float = 1.0  # CPU bandwidth (and the BLAS thread count)
+    tmp_mb: int = 64  # size of /tmp and of /var/tmp, each (their pages also count as the jail's memory)
+    packages: tuple[str, ...] = ("numpy", "safetensors")  # importable by the learner, when installed
+    startup_timeout: float = 60.0  # seconds for an interpreter to start and load a run's inputs
+
+
+@dataclass(frozen=True)
+class Bind:
+    """One host path shown read-only in the jail."""
+
+    source: str
+    dest: str
+    file: bool = False
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What the jail needs of the host's Python: binds, folders hidden, packages found, interpreter, environment."""
+
+    binds: tuple[Bind, ...]
+    hide: tuple[str, ...]
+    packages: tuple[str, ...]
+    python: str  # the interpreter's path in the jail
+    env: tuple[tuple[str, str], ...]
+
+
+def _under_usr(path: str) -> bool:
+    """Whether the jail's read-only /usr already shows `path` (/usr/local is hidden)."""
+    return path.startswith("/usr/") and not path.startswith("/usr/local/")
+
+
+@functools.cache
+def runtime(packages: tuple[str, ...]) -> Runtime:
+    """The interpreter, its standard library and shared library, the allowed packages and the grader, as binds.
+
+    A Python installed outside /usr (pyenv below /root, /usr/local, /opt) appears at PY_IN_JAIL; it finds its
+    standard library from its own location, and its libpython through LD_LIBRARY_PATH.
+    """
+    base = os.path.realpath(sys.base_prefix)
+    moved = not _under_usr(base + "/")
+
+    def where(path: str) -> str:
+        return PY_IN_JAIL + path[len(base):] if moved and (path + "/").startswith(base + "/") else path
+
+    stdlib = sysconfig.get_paths()["stdlib"]  # in a venv, the base installation's
+    exe = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    shared = sysconfig.get_config_var("DESTSHARED") or ""  # lib-dynload
+    lib = ""
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "", sysconfig.get_config_var("INSTSONAME") or "")
+    binds: list[Bind] = []
+    for path, is_file in ((stdlib, False), (shared, False), (exe, True), (lib, True)):
+        covered = not moved and _under_usr(path) or (path != stdlib and path.startswith(stdlib + "/"))
+        if path and os.path.exists(path) and not covered:
+            binds.append(Bind(os.path.realpath(path), where(path), is_file))
+    hide = tuple(where(p) for p in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
+                 if os.path.isdir(p))
+    found = []
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin:
+            continue
+        folder = spec.submodule_search_locations[0] if spec.submodule_search_locations else None
+        source = folder or spec.origin
+        binds.append(Bind(source, f"{SITE_IN_JAIL}/{os.path.basename(source)}", not folder))
+        if folder and os.path.isdir(folder + ".libs"):  # a manylinux wheel's own shared libraries
+            binds.append(Bind(folder + ".libs", f"{SITE_IN_JAIL}/{name}.libs"))
+        found.append(name)
+    grader = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    binds.append(Bind(grader, f"{LIB_IN_JAIL}/grader"))
+    env = (("LD_LIBRARY_PATH", os.path.dirname(where(lib))),) if lib and where(lib) != lib else ()
+    return Runtime(tuple(dict.fromkeys(binds)), hide, tuple(found), where(exe), env)
+
+
+def _system_args() -> list[str]:
+    """/usr read-only with /usr/local hidden, and the /bin, /lib... links (or folders) a merged-/usr system has."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    if os.path.isdir("/usr/local"):
+        args += ["--tmpfs", "/usr/local"]
+    for name in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(name):
+            args += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            args += ["--ro-bind", name, name]
+    return args
+
+
+def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[str]:
+    """Bubblewrap's options (passed with --args, so not on its command line): namespaces, mounts, environment."""
+    # --as-pid-1: the resident process is the jail's init, which nothing in the jail can signal (kill(-1) too)
+    args = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1",
+            "--cap-drop", "ALL", "--uid", str(UID_INSIDE), "--gid", str(UID_INSIDE), "--hostname", "jail",
+            "--clearenv"]
+    threads = str(max(1, int(settings.cpus)))
+    for key, value in {**ENV, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads,
+                       "MKL_NUM_THREADS": threads, **dict(rt.env)}.items():
+        args += ["--setenv", key, value]
+    args += _system_args()
+    for b in binds:
+        args += ["--ro-bind", b.source, b.dest]
+    for folder in rt.hide:
+        args += ["--size", "4096", "--tmpfs", folder]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    for folder, size in (("/tmp", settings.tmp_mb << 20), ("/var/tmp", settings.tmp_mb << 20),
+                         ("/dev/shm", 1 << 20)):
+        args += ["--size", str(size), "--tmpfs", folder]
+    return args + ["--remount-ro", "/", "--chdir", "/tmp"]

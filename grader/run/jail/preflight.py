@@ -1,0 +1,74 @@
+"""Whether graded mode can jail on this machine, asked once up front: bubblewrap, cgroups, user namespaces.
+
+A machine that cannot jail is refused before the first submission (`require`), with what to install or change,
+instead of failing every submission; `--unsandboxed` is the instructor's explicit way past it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+
+from grader.errors import UsageError
+from grader.run.jail import cgroups
+from grader.run.jail.mounts import Bind
+from grader.run.jail.spawn import UID_BASE, as_seen, prepare
+
+INSTALL = "apt-get install bubblewrap"
+
+
+class JailUnavailable(UsageError):
+    """Graded mode cannot jail here (no bubblewrap, no usable cgroups); the message says what to install or change."""
+
+
+def unavailable() -> str | None:
+    """Why graded mode cannot jail on this machine, or None when it can."""
+    if shutil.which("bwrap") is None:
+        return f"bubblewrap (bwrap) is not installed: `{INSTALL}` (or your system's package for it)"
+    if not sys.platform.startswith("linux"):
+        return "the jail needs Linux namespaces and cgroups"
+    try:
+        cgroups.detect()
+    except (cgroups.CgroupUnavailable, OSError) as e:
+        return (f"no usable cgroup ({e}); run the grader as root, or in a cgroup v2 subtree delegated to its "
+                "user (e.g. `systemd-run --user --scope -p Delegate=yes ...`)")
+    return probe(shutil.which("bwrap") or "bwrap", os.geteuid() == 0)
+
+
+@functools.cache
+def probe(bwrap: str, as_root: bool) -> str | None:
+    """Whether bubblewrap can make its namespaces here, set up as a jail is (once per process: ~15 ms).
+
+    As root that is as a fresh uid (user namespaces are allowed per user), through a view built in a mount namespace
+    of its own: a container without CAP_SYS_ADMIN fails here, not on every submission.
+    """
+    binds, view = as_seen([Bind("/", "/")], as_root)
+    args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--ro-bind", binds[0].source, "/", "--",
+            shutil.which("true") or "/bin/true"]
+    uid = UID_BASE - 1 if as_root else None  # a uid no jail uses
+    try:
+        proc = subprocess.run(args, capture_output=True, env={}, timeout=30,
+                              preexec_fn=None if not as_root else functools.partial(prepare, [], view, uid))
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"bubblewrap could not be run ({e})"
+    if proc.returncode != 0:
+        said = proc.stderr.decode("utf-8", "replace").strip()[-500:]
+        return (f"bubblewrap cannot create its namespaces here ({said}); unprivileged user namespaces must be "
+                "allowed: `sysctl kernel.unprivileged_userns_clone=1` (older Debian); on Ubuntu 23.10 and later, "
+                "an AppArmor profile granting `userns` to /usr/bin/bwrap, or "
+                "`sysctl kernel.apparmor_restrict_unprivileged_userns=0`; in a container, mount namespaces "
+                "(CAP_SYS_ADMIN) for a root grader")
+    return None
+
+
+def require(unsandboxed: bool = False) -> None:
+    """Raise JailUnavailable unless graded mode can jail here (or the caller chose --unsandboxed)."""
+    if unsandboxed:
+        return
+    why = unavailable()
+    if why is not None:
+        raise JailUnavailable(f"graded mode runs each submission in a bubblewrap jail, and cannot here: {why}. "
+                              f"Grade with --unsandboxed only if you trust every submission (SECURITY.md).")

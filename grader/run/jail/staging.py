@@ -1,0 +1,165 @@
+"""The grader's private staging folder for one jail: what the jail may read, and nothing else.
+
+`student/` holds a copy of the submission's student/ (regular files only, no links, 32 MiB: confine.read_tree),
+`jobs/<name>/` each job's inputs and a job.json naming them: verified fixture files linked (or copied) by the
+kernel, other arrays written as .npy, input files (a checkpoint) linked or copied, plain values in the JSON. Expected
+outputs are never written here. Folders and files are made readable by the jail's uid whatever the umask; the
+folder itself is private to the grader (mkdtemp), and a root grader's jail reaches it through its view. Staging
+folders and jails' cgroups carry their grader's pid: what a killed grader left is swept by the next one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from grader.errors import GraderError
+from grader.run import confine
+from grader.run.jail import cgroups
+from grader.run.protocol import Call, Limits, NpyFile
+
+PREFIX = "grader-jail-"
+_swept: set[int] = set()
+
+
+def new() -> Path:
+    """An empty staging folder (student/, jobs/): a jail can be started on it before the submission is known."""
+    if os.getpid() not in _swept:
+        _swept.add(os.getpid())
+        sweep()
+    staging = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+    _mkdir(staging / "jobs")
+    _mkdir(staging / "student")
+    return staging
+
+
+def fill(staging: Path, root: Path) -> None:
+    """Copy the submission's student/ in (a jail already running on `staging` sees the files as they land)."""
+    for rel, data in confine.read_tree(root / "student").items():  # regular files, no links
+        target = staging / rel
+        for parent in reversed(target.relative_to(staging).parents[:-1]):
+            _mkdir(staging / parent)
+        _write_file(target, data)
+
+
+def write_job(folder: Path, calls: list[Call], limits: Limits) -> None:
+    """The job's folder: its calls' inputs, each file written once however many calls share it, and job.json."""
+    _mkdir(folder)
+    written: dict[Any, str] = {}  # id(array) or file path -> file: written once, loaded afresh by each call
+    specs = [{"case": c.case, "module": c.module, "function": c.function, "returns": c.returns, "keys": list(c.keys),
+              "inputs": {k: _input(folder, v, written) for k, v in c.inputs.items()}} for c in calls]
+    _write_file(folder / "job.json", json.dumps({"calls": specs, "memory_mb": limits.memory_mb}).encode())
+
+
+def _input(folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
+    """How the jail gets one input: an .npy file (linked or written), an input file, a dict of those, a value."""
+    if isinstance(value, NpyFile | np.ndarray | np.generic):
+        key = value.path if isinstance(value, NpyFile) else id(value)
+        if key not in written:
+            written[key] = f"{len(written)}.npy"
+            _write_array(folder / written[key], value)
+        return {"npy": written[key], "scalar": isinstance(value, np.generic)}
+    if isinstance(value, str) and os.path.isfile(value):  # an artifact (a checkpoint) from the fixtures
+        if value not in written:
+            written[value] = f"file-{len(written)}-{os.path.basename(value)}"
+            _link_or_copy(value, folder / written[value])
+        return {"file": written[value]}
+    if isinstance(value, dict) and all(isinstance(v, np.ndarray) for v in value.values()):
+        return {"dict": {str(k): _input(folder, v, written) for k, v in value.items()}}
+    try:
+        json.dumps(value, allow_nan=True)
+    except (TypeError, ValueError) as e:
+        raise GraderError(f"an input of type {type(value).__name__} cannot be passed into the jail") from e
+    return {"value": value}
+
+
+def _write_array(path: Path, value: NpyFile | np.ndarray | np.generic) -> None:
+    if isinstance(value, NpyFile):
+        _link_or_copy(value.path, path)  # the same inode, read-only in the jail; or a copy by the kernel
+        return
+    with open(path, "xb") as f:
+        os.fchmod(f.fileno(), 0o644)
+        np.lib.format.write_array(f, np.asarray(value), allow_pickle=False)  # a 0-d array for a scalar
+
+
+def _link_or_copy(source: str, target: Path) -> None:
+    """The same inode where it is readable by others (shown read-only); a copy otherwise, or across file systems."""
+    try:
+        os.link(source, target)
+        if not os.stat(target).st_mode & 0o004:
+            raise OSError("not readable by others")
+    except OSError:
+        target.unlink(missing_ok=True)
+        shutil.copyfile(source, target)
+        os.chmod(target, 0o644)
+
+
+def _mkdir(path: Path) -> None:
+    """A folder the jail's uid can enter, whatever the umask (an existing one is left as it is)."""
+    try:
+        path.mkdir()
+    except FileExistsError:
+        return
+    os.chmod(path, 0o755)
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """A file readable by the jail's uid, whatever the umask."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        os.fchmod(fd, 0o644)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+# --- what graders killed earlier left -------------------------------------------------------------------------
+
+
+def sweep(prefix: str = PREFIX) -> int:
+    """Delete the temporary folders `<prefix><pid>-*` of grader processes that are gone (a SIGKILLed batch)."""
+    removed, folder = 0, Path(tempfile.gettempdir())
+    for path in folder.glob(f"{prefix}*-*"):
+        owner = path.name[len(prefix):].split("-", 1)[0]
+        if owner.isdigit() and not alive(int(owner)):
+            shutil.rmtree(path, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+def sweep_groups(layout: cgroups.Layout) -> int:
+    """Remove the empty groups jails of dead grader processes left behind (a grader killed mid-run); how many."""
+    removed = 0
+    for parent in set(layout.parents.values()):
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            continue
+        for name in names:
+            owner = name[len(cgroups.PREFIX):].split("-", 1)[0]
+            if not name.startswith(cgroups.PREFIX) or not owner.isdigit() or alive(int(owner)):
+                continue
+            try:
+                (parent / name).rmdir()
+                removed += 1
+            except OSError:
+                pass
+    return removed
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie does not: its owner is gone, only its exit status is left)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return data[data.rfind(b")") + 2:data.rfind(b")") + 3] != b"Z"

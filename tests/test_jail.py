@@ -1,0 +1,555 @@
+"""The graded jail (grader/run/jail/) driven directly: correct submissions pass through it, hostile ones are held.
+
+Issue 9's red team reached, from a graded child, the grader's memory and environment, the course folder, .git,
+fixtures, an autograder.zip and a gradebook; left ~70 setsid() processes alive; used 8.3 GiB across five children
+and memfds; took the grader to 4.7 GiB with forged result frames; and left 360 MiB in /tmp. Each attack is a file
+in tests/hostile/jail/ (a `student/double.py` for the mini course), run here through the jail with the verdict
+that means it held; the attacks a learner's own machine cannot stop also run self-paced (grader/run/sandbox.py's
+fork), where they must succeed, so the jailed test is not vacuous. Outcomes are judged here as grade.py would:
+against the fixtures' expected outputs. tests/test_hostile.py runs its graded corpus through the jail too (it is
+what grade.Options(graded=True) does), and tests/test_jail_batch.py the attacks that need a batch or a course.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader import fixtures
+from grader.course import Course, load_course
+from grader.judge import compare
+from grader.results import Status
+from grader.run import jail, protocol, sandbox
+from grader.run.jail import cgroups, preflight, spawn
+from grader.run.protocol import Call, Limits, NpyFile, Outcome
+from tests.conftest import ROOT, write_student
+
+JAILED = ROOT / "tests" / "hostile" / "jail"
+WHY_NOT = jail.unavailable()
+needs_jail = pytest.mark.skipif(WHY_NOT is not None, reason=f"no jail on this machine: {WHY_NOT}")
+P, F, B = Status.PASS, Status.FAIL, Status.BAD_OUTPUT
+GELU = """import math
+import numpy as np
+
+
+def run_gelu(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+"""
+CORRECT = "def run_double(x):\n    return 2 * x\n"
+
+
+def calls_of(course: Course, stage_id: str, files: bool = False) -> tuple[fixtures.StageFixtures, list[Call]]:
+    """A stage's calls as grade.py makes them; with `files`, fixture arrays as their verified .npy files."""
+    stage = course.stage(stage_id)
+    source = fixtures.StageFixtures(course, stage)
+
+    def inputs(c):
+        if not files:
+            return source.inputs(c)
+        return {**source.inputs(c), **{k: NpyFile(str(p)) for k, p in source.input_files(c).items()}}
+
+    return source, [Call(c.id, stage.module, c.function, inputs(c), stage.function(c.function).returns,
+                         max_bytes=32 * source.output_size(c) + (1 << 20)) for c in stage.cases]
+
+
+def judge(course: Course, stage_id: str, source: fixtures.StageFixtures, outcomes: list[Outcome]) -> list:
+    """Each outcome's status, PASS or FAIL where a value came back (compared as grade.py compares)."""
+    stage, statuses = course.stage(stage_id), []
+    for out in outcomes:
+        if out.status is not None:
+            statuses.append(out.status)
+            continue
+        case = stage.case(out.case)
+        ok = all(c.ok for c in compare.compare_outputs(out.value or {}, source.expected(case), case.tolerance))
+        statuses.append(P if ok else F)
+    return statuses
+
+
+def in_jail(course: Course, text: str, limits: Limits | None = None, settings: jail.Settings | None = None,
+            stage_id: str = "double", **options: object) -> tuple[list, list[Outcome], jail.Jail]:
+    """Grade `text` as the learner's file of `stage_id` in a jail of its own; (statuses, outcomes, closed jail)."""
+    write_student(course, stage_id, text)
+    source, calls = calls_of(course, stage_id, files=True)
+    limits = limits or Limits(timeout=5.0, memory_mb=1024)
+    with jail.Jail(course.root, settings) as j:
+        outcomes = list(j.run(calls, limits, **options))  # type: ignore[arg-type]
+    return judge(course, stage_id, source, outcomes), outcomes, j
+
+
+def self_paced(course: Course, text: str, stage_id: str = "double") -> list:
+    """The same file in the self-paced setting (a plain fork): the control."""
+    write_student(course, stage_id, text)
+    source, calls = calls_of(course, stage_id)
+    outcomes = list(sandbox.run(course.root, calls, Limits(timeout=5.0, memory_mb=1024)))
+    return judge(course, stage_id, source, outcomes)
+
+
+def hostile(name: str, **fill: object) -> str:
+    text = (JAILED / name).read_text()
+    for key, value in fill.items():
+        text = text.replace(f"@@{key}@@", str(value))
+    return text
+
+
+def jail_processes(uids: set[int]) -> list[int]:
+    """Host processes running as any of `uids` (the jails' own, fresh ones)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                status = Path(f"/proc/{name}/status").read_text()
+            except OSError:
+                continue
+            uid = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("Uid:"))
+            if uid in uids:
+                found.append(int(name))
+    return found
+
+
+def peak_rss_after(work) -> tuple[object, int]:
+    """Run `work()`; return its result and how far this process's peak RSS rose meanwhile (bytes)."""
+    Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to the current RSS
+    before = _vm("VmHWM")
+    out = work()
+    return out, _vm("VmHWM") - before
+
+
+def _vm(key: str) -> int:
+    line = next(x for x in Path("/proc/self/status").read_text().splitlines() if x.startswith(key + ":"))
+    return int(line.split()[1]) << 10
+
+
+@pytest.fixture
+def quiet_tmp(tmp_path, monkeypatch):
+    """The jail's staging folders go here, so the test can see that none is left behind."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(folder))
+    return folder
+
+
+# --- correct submissions -------------------------------------------------------------------------------------
+
+
+@needs_jail
+def test_gelu_passes_through_the_jail(tmp_path, quiet_tmp):
+    course = load_course(ROOT)
+    root = tmp_path / "submission"
+    (root / "student").mkdir(parents=True)
+    (root / "student" / "__init__.py").write_text("")
+    (root / "student" / "gelu.py").write_text(GELU)
+    source, calls = calls_of(course, "gelu", files=True)
+    with jail.Jail(root) as j:
+        outcomes = list(j.run(calls, Limits(timeout=10, memory_mb=4096)))
+        note = j.isolation()
+    assert judge(course, "gelu", source, outcomes) == [P] * len(calls), [o.message for o in outcomes]
+    assert all(o.modules == ["student", "student.gelu"] for o in outcomes)
+    assert "bubblewrap" in note and "no network" in note, note
+    assert [s["emptied"] for s in j.stats] == [True] and list(quiet_tmp.iterdir()) == []
+
+
+@needs_jail
+def test_one_jail_serves_every_stage_of_a_submission(tmp_path):
+    from tests.test_stages import CHECKPOINT, CONV1D, MLP
+
+    course = load_course(ROOT)
+    root = tmp_path / "submission"
+    (root / "student").mkdir(parents=True)
+    (root / "student" / "__init__.py").write_text("")
+    for stage_id, text in (("gelu", GELU), ("conv1d", CONV1D), ("mlp", MLP), ("checkpoint", CHECKPOINT)):
+        (root / "student" / f"{stage_id}.py").write_text(text)
+    with jail.Jail(root) as j:
+        for stage in course.stages:  # the checkpoint stage reads an input file with safetensors, in the jail
+            source, calls = calls_of(course, stage.id, files=True)
+            assert any(isinstance(v, NpyFile) for c in calls for v in c.inputs.values())
+            outcomes = list(j.run(calls, Limits(timeout=stage.timeout, memory_mb=stage.memory_mb)))
+            assert judge(course, stage.id, source, outcomes) == [P] * len(calls), [o.message for o in outcomes]
+    assert len(j.stats) == 1  # one interpreter for the four stages
+
+
+# --- what the jail must not show -----------------------------------------------------------------------------
+
+
+@needs_jail
+def test_the_grading_machines_files_are_out_of_reach(mini):
+    (mini.root / "autograder.zip").write_bytes(b"PK\x05\x06" + bytes(18))
+    (mini.root / "gradebook.sqlite").write_bytes(b"SQLite format 3\0")
+    text = hostile("reads_host.py", ROOT=mini.root, GIT=ROOT / ".git")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    for target in ("course.yaml", "autograder.zip", "gradebook.sqlite", ".git", "/work", "/root", "/home"):
+        assert target in outcomes[0].output
+    assert "LEAKED: []" in outcomes[0].output
+    assert self_paced(mini, text) == [P, P, P]  # the control: nothing stops it there
+
+
+@needs_jail
+def test_the_graders_environment_and_secrets_are_absent(mini, monkeypatch):
+    monkeypatch.setenv("GRADER_API_TOKEN", "s3cret-token-for-the-test")
+    text = hostile("reads_environ.py")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    assert "FOUND: []" in outcomes[0].output
+    names = eval(outcomes[0].output.split("environment:")[1].splitlines()[0])  # noqa: S307 - our test's output
+    assert set(names) <= {"HOME", "LANG", "LD_LIBRARY_PATH", "MKL_NUM_THREADS", "OMP_NUM_THREADS",
+                          "OPENBLAS_NUM_THREADS", "PATH", "PWD", "TMPDIR"}, names
+    assert self_paced(mini, text) == [P, P, P]
+
+
+@needs_jail
+def test_the_network_is_unreachable(mini):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.setblocking(False)
+    unix = socket.socket(socket.AF_UNIX)
+    abstract = f"grader-jail-test-{os.getpid()}"
+    unix.bind("\0" + abstract)
+    unix.listen(4)
+    unix.setblocking(False)
+    try:
+        text = hostile("uses_network.py", PORT=server.getsockname()[1], ABSTRACT=abstract)
+        statuses, outcomes, _ = in_jail(mini, text)
+        assert statuses == [F, F, F], [o.output for o in outcomes]
+        assert outcomes[0].output.count("blocked:") == 3
+        for s in (server, unix):
+            with pytest.raises(BlockingIOError):
+                s.accept()
+        assert self_paced(mini, text) == [P, P, P]
+    finally:
+        server.close()
+        unix.close()
+
+
+@needs_jail
+def test_the_jail_runs_as_a_fresh_unprivileged_uid(mini):
+    """Every process of the jail, bubblewrap's own included, is a uid no account has: not root, not the grader."""
+    write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    time.sleep(1)\n    return 2 * x\n")
+    _, calls = calls_of(mini, "double")
+    seen: dict[int, int] = {}
+    with jail.Jail(mini.root) as j:
+        worker = threading.Thread(target=lambda: list(j.run(calls[:1], Limits(timeout=5))))
+        worker.start()
+        deadline = time.monotonic() + 5
+        while not seen and time.monotonic() < deadline:
+            box = j._box
+            for pid in box.cgroup.members() if box is not None else []:
+                try:
+                    status = Path(f"/proc/{pid}/status").read_text()
+                except OSError:
+                    continue
+                seen[pid] = int(next(x for x in status.splitlines() if x.startswith("Uid:")).split()[1])
+            time.sleep(0.05)
+        worker.join()
+    assert seen and set(seen.values()) == {j.stats[0]["uid"]}, seen
+    if os.geteuid() == 0:
+        assert j.stats[0]["uid"] >= spawn.UID_BASE
+
+
+# --- processes, memory, files --------------------------------------------------------------------------------
+
+
+@needs_jail
+def test_setsid_processes_die_with_the_jail_and_the_next_jail_is_unharmed(mini):
+    statuses, outcomes, j = in_jail(mini, hostile("forks_setsid.py"))
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    started = [int(o.output.split()[1].rstrip(",")) for o in outcomes]
+    refused = [int(o.output.split()[3]) for o in outcomes]
+    assert all(r > 0 for r in refused) and all(s + r == 70 for s, r in zip(started, refused, strict=True)), \
+        [o.output for o in outcomes]  # the pids limit refused some forks
+    uids = {s["uid"] for s in j.stats}
+    assert jail_processes(uids) == []  # none of the ~180 setsid() processes survived
+    assert all(s["emptied"] for s in j.stats)
+    layout = cgroups.detect()
+    assert not any(name.startswith(s["cgroup"]) for s in j.stats for p in layout.parents.values()
+                   for name in os.listdir(p))
+    statuses, _, _ = in_jail(mini, CORRECT)  # the same grader process, a new jail: unharmed
+    assert statuses == [P, P, P]
+
+
+@needs_jail
+@pytest.mark.slow
+def test_memory_is_capped_for_all_processes_together(mini):
+    """Five children, each under its own address-space cap, with memfds: the cgroup stops them together."""
+    limits = Limits(timeout=20, memory_mb=768)
+    (statuses, outcomes, j), rise = peak_rss_after(lambda: in_jail(mini, hostile("eats_memory.py", CHILD_MB=400),
+                                                                   limits))
+    assert statuses == [Status.MEMORY] * 3, [(o.status, o.message) for o in outcomes]
+    assert "768 MiB" in outcomes[0].message
+    assert all(s["oom_kills"] > 0 for s in j.stats[:1])
+    assert all(s["memory_peak"] is None or s["memory_peak"] <= (768 << 20) for s in j.stats)
+    assert rise < 64 << 20  # the grader's own memory did not grow with the submission's
+
+
+@needs_jail
+def test_tmp_is_small_private_and_gone_afterwards(mini, quiet_tmp):
+    statuses, outcomes, _ = in_jail(mini, hostile("fills_tmp.py"))
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    wrote = eval(outcomes[0].output.split("WROTE MiB:")[1].strip())  # noqa: S307 - our own test's output
+    assert wrote["/tmp"] <= 64 and wrote["/var/tmp"] <= 64 and wrote["/dev/shm"] <= 1, wrote
+    assert list(quiet_tmp.iterdir()) == []  # nothing of the jail is left on the host
+
+
+@needs_jail
+def test_each_case_gets_only_its_own_output(mini):
+    statuses, outcomes, _ = in_jail(mini, hostile("late_output.py"))
+    assert statuses == [P, P, P]
+    for out in outcomes:
+        assert out.output.count("own:") == 1 and "LATE" not in out.output, [o.output for o in outcomes]
+    assert any("LATE" in o for o in _self_paced_stdout(mini, hostile("late_output.py")))  # the control
+
+
+def _self_paced_stdout(course: Course, text: str) -> list[str]:
+    write_student(course, "double", text)
+    _, calls = calls_of(course, "double")
+    return [o.output for o in sandbox.run(course.root, calls, Limits(timeout=5.0))]
+
+
+# --- the result pipe -----------------------------------------------------------------------------------------
+
+
+@needs_jail
+def test_a_huge_forged_frame_is_refused_as_it_arrives(mini):
+    (result, rise) = peak_rss_after(lambda: in_jail(mini, hostile("forges_huge_frame.py")))
+    statuses, outcomes, _ = result
+    assert statuses == [B, B, B]
+    assert all(o.message.startswith("returned more than 1,0") for o in outcomes), [o.message for o in outcomes]
+    assert rise < 32 << 20, rise  # 512 MiB announced and sent; the grader held at most the cap
+
+
+BAD_HEADERS = [b'{"status": "ok", "keys": [""], "parts": [1e999]}', b'{"start": 1e999}', b'{"status": NaN}',
+               b'{"parts": [-1]}', b'{"parts": [true]}', b"[1, 2]", b"\xff\xfe{}", b"[" * 100_000,
+               b'{"status": "ok", "keys": [""], "parts": [' + b"9" * 5000 + b"]}"]
+
+
+@needs_jail
+@pytest.mark.parametrize("header", BAD_HEADERS[:3], ids=["inf-part", "inf-start", "nan"])
+def test_a_forged_bad_header_is_bad_output_not_a_crash(mini, header):
+    statuses, outcomes, _ = in_jail(mini, hostile("forges_bad_frame.py", HEADER=repr(header)))
+    assert statuses == [B, B, B], [o.message for o in outcomes]
+
+
+@pytest.mark.parametrize("header", BAD_HEADERS)
+def test_the_frame_reader_refuses_every_bad_header(header):
+    frames = protocol.Frames()
+    frames.limit = 1 << 20
+    assert list(frames.feed(protocol.HEADER.pack(len(header)) + header)) == []
+    assert frames.broken
+
+
+def test_the_frame_reader_refuses_an_oversized_frame_from_its_header_alone():
+    frames = protocol.Frames()
+    frames.limit = 1000
+    head = b'{"status": "ok", "keys": [""], "parts": [1001]}'
+    assert list(frames.feed(protocol.HEADER.pack(len(head)) + head)) == []
+    assert frames.broken and "more than" in frames.broken and len(frames.buf) <= len(head) + 8
+    frames = protocol.Frames()
+    assert list(frames.feed(protocol.HEADER.pack(protocol.HEADER_CAP + 1))) == [] and frames.broken
+    frames = protocol.Frames()  # between calls (limit 0) no frame may carry a payload at all
+    assert list(frames.feed(protocol.HEADER.pack(len(head)) + head)) == [] and "did not ask" in frames.broken
+
+
+def test_a_forged_npy_payload_is_refused():
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.arange(4.0), allow_pickle=False)
+    good = buf.getvalue()
+    assert np.array_equal(protocol.read_npy(good), np.arange(4.0))
+    lying = good.replace(b"(4,)", b"(9999999999999,)".ljust(4))  # a shape far larger than the bytes sent
+    for data in (lying, good[:-8], good + b"\0" * 8, b"\x93NUMPY\x01\x00" + b"\xff" * 20):
+        with pytest.raises(Exception):  # noqa: B017 - any refusal is right; what matters is no huge allocation
+            protocol.read_npy(data)
+    call = Call("c", "student.x", "f", {})
+    out = protocol.result_of(call, {"status": "ok", "keys": [""]}, [lying], 0.0)
+    assert out.status is B
+
+
+@needs_jail
+def test_a_lone_surrogate_comes_back_as_safe_text(mini):
+    statuses, outcomes, _ = in_jail(mini, hostile("surrogate_message.py"))
+    assert statuses == [Status.EXCEPTION] * 3
+    for out in outcomes:
+        assert "bad ? value" in out.message and "out \\ud800 put" in out.output, (out.message, out.output)
+        (out.message + out.output).encode("utf-8")  # printable, storable: no UnicodeEncodeError
+
+
+# --- ends: timeouts, crashes, refusals -----------------------------------------------------------------------
+
+
+@needs_jail
+def test_a_timeout_kills_the_jail_and_the_rest_run_in_a_new_one(mini):
+    text = "import time\n\n\ndef run_double(x):\n    if x.size != 128:\n        time.sleep(60)\n    return 2 * x\n"
+    statuses, outcomes, j = in_jail(mini, text, Limits(timeout=0.5))
+    assert statuses == [Status.TIMEOUT, P, Status.TIMEOUT]
+    assert "took longer than 0.5 s" in outcomes[0].message
+    assert len(j.stats) == 2 and all(s["emptied"] for s in j.stats)  # a jail per timeout; 'random' ran in the 2nd
+
+
+@needs_jail
+@pytest.mark.parametrize("body, status, fragment", [
+    ("import os\n    os.abort()", Status.CRASHED, "SIGABRT"),
+    ("import os\n    os._exit(3)", Status.EXITED, "exit code 3"),
+    ("import numpy as np\n    return np.ones(1 << 31)", Status.MEMORY, "ran out of memory"),
+    ("import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)", Status.CRASHED, "SIGKILL"),
+    ("import os, signal\n    for pid in (os.getppid(), -1, 1):\n        try:\n"
+     "            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n"
+     "    os.kill(os.getpid(), signal.SIGKILL)", Status.CRASHED, "SIGKILL"),
+    ("import time\n    while True:\n        time.sleep(0.01)", Status.TIMEOUT, "It was at student/double.py:5"),
+])
+def test_deaths_are_said_as_sandbox_py_says_them(mini, body, status, fragment):
+    """Each way a call can end without an answer, in the words of the forked path; a timeout names the line."""
+    statuses, outcomes, _ = in_jail(mini, f"def run_double(x):\n    print('before')\n    {body}\n",
+                                    Limits(timeout=1.0, memory_mb=1024))
+    assert statuses == [status] * 3, [o.message for o in outcomes]
+    assert fragment in outcomes[0].message
+    assert all(o.output.startswith("before") for o in outcomes), [o.output for o in outcomes]
+    if status is Status.TIMEOUT:
+        assert outcomes[0].where == "student/double.py:5  time.sleep(0.01)"
+
+
+@needs_jail
+def test_a_cpu_budget_stops_a_call_that_burns_it(mini):
+    text = "import threading\n\n\ndef spin():\n    while True:\n        pass\n\n\ndef run_double(x):\n" \
+           "    for _ in range(3):\n        threading.Thread(target=spin, daemon=True).start()\n    spin()\n"
+    statuses, outcomes, j = in_jail(mini, text, Limits(timeout=10), cpu_seconds=0.3)
+    assert statuses == [Status.TIMEOUT] * 3, [o.message for o in outcomes]
+    assert "0.3 s of CPU time" in outcomes[0].message and all(o.seconds < 5 for o in outcomes)
+
+
+@needs_jail
+def test_a_cancel_ends_the_jail_and_the_run(mini):
+    write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    time.sleep(0.6)\n    return 2 * x\n")
+    _, calls = calls_of(mini, "double")
+    started = time.monotonic()
+    with jail.Jail(mini.root) as j:
+        outcomes = list(j.run(calls, Limits(timeout=5), cancel=lambda: time.monotonic() > started + 1.0))
+        assert j._box is None  # killed at the cancel, not kept for a next stage
+    assert 1 <= len(outcomes) < 3 and all(s["emptied"] for s in j.stats)
+
+
+def test_without_bubblewrap_graded_mode_refuses_and_names_the_install(mini, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
+    with pytest.raises(jail.JailUnavailable) as e:
+        jail.Jail(mini.root)
+    assert "apt-get install bubblewrap" in str(e.value) and "--unsandboxed" in str(e.value)
+    write_student(mini, "double", CORRECT)
+    _, calls = calls_of(mini, "double")
+    with jail.Jail(mini.root, unsandboxed=True) as j:
+        outcomes = list(j.run(calls, Limits(timeout=5)))
+        assert j.isolation().startswith("NOT jailed (graded with --unsandboxed")
+    assert all(o.status is None and o.isolation.startswith("NOT jailed") for o in outcomes)
+
+
+def test_without_cgroups_graded_mode_refuses(mini, monkeypatch):
+    def nothing() -> cgroups.Layout:
+        raise cgroups.CgroupUnavailable("cgroup v1: no writable memory or pids hierarchy")
+
+    monkeypatch.setattr(cgroups, "detect", nothing)
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: "/usr/bin/bwrap")
+    with pytest.raises(jail.JailUnavailable, match="no usable cgroup"):
+        jail.Jail(mini.root)
+
+
+def test_without_user_namespaces_graded_mode_refuses_and_says_how_to_allow_them(mini, monkeypatch):
+    import subprocess
+
+    said = b"bwrap: No permissions to create a new namespace, likely because the kernel does not allow " \
+           b"non-privileged user namespaces."
+    monkeypatch.setattr(cgroups, "detect", lambda: cgroups.Layout(1, {}))
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: f"/nowhere/{name}")
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, b"", said))
+    preflight.probe.cache_clear()
+    try:
+        with pytest.raises(jail.JailUnavailable, match="unprivileged_userns_clone=1") as e:
+            jail.Jail(mini.root)
+        assert "No permissions to create a new namespace" in str(e.value)
+        assert "apparmor_restrict_unprivileged_userns=0" in str(e.value)
+    finally:
+        preflight.probe.cache_clear()
+
+
+def test_cgroup_v2_is_detected_and_limited_through_its_files(tmp_path, monkeypatch):
+    """v2 (most instructors' machines) on a fake cgroupfs: the files written are the interface's own."""
+    group = tmp_path / "user.slice" / "grader.scope"
+    group.mkdir(parents=True)
+    (group / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
+    (group / "cgroup.subtree_control").write_text("memory pids cpu\n")
+    monkeypatch.setattr(cgroups, "_mounts", lambda: [(str(tmp_path), "/", "cgroup2", set())])
+    monkeypatch.setattr(cgroups, "_own_paths", lambda: {"": "/user.slice/grader.scope"})
+    layout = cgroups.detect()
+    assert layout.version == 2 and layout.parents == {"": group}
+    real_mkdir = Path.mkdir
+
+    def mkdir(self, *args, **kwargs):  # a fake group folder holds the interface files, as the kernel's does
+        real_mkdir(self, *args, **kwargs)
+        for name in ("memory.max", "memory.swap.max", "pids.max", "cpu.max", "cgroup.kill", "cgroup.procs"):
+            (self / name).write_text("")
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    cg = cgroups.Cgroup(layout, memory_mb=512, pids=32, cpus=1.5)
+    folder = group / cg.name
+    assert {n: (folder / n).read_text() for n in ("memory.max", "memory.swap.max", "pids.max", "cpu.max")} == {
+        "memory.max": str(512 << 20), "memory.swap.max": "0", "pids.max": "32", "cpu.max": "150000 100000"}
+    assert cg.procs_files() == [str(folder / "cgroup.procs")]
+    assert cg.kill() is True and (folder / "cgroup.kill").read_text() == "1"
+
+
+@needs_jail
+def test_no_public_case_shows_what_a_hidden_case_was_given(mini):
+    """A graded submission runs every stage's public cases, then the hidden ones; a job's folder holds its own inputs.
+
+    So a public call can neither read a hidden case's input file nor print what a hidden call stashed in /tmp.
+    """
+    from grader.judge import grade
+
+    write_student(mini, "double", hostile("reads_hidden_inputs.py"))
+    write_student(mini, "combine", "import os\n\n\ndef run_combine(x, y):\n    print(os.listdir('/tmp'))\n"
+                  "    return 2 * x + y\n")
+    stages = [mini.stage("double"), mini.stage("combine")]
+    with jail.Jail(mini.root) as j:
+        results = grade.graded_stages(mini, stages, grade.Options(graded=True, jail=j, hidden=True))
+    double, combine = results
+    assert [c.case for c in double.cases] == ["small", "random", "secret"]  # the stage's order, after two passes
+    assert [c.status for c in double.cases] == [P, P, P] and double.cases[2].stdout == ""  # hidden: nothing shown
+    shown = "".join(c.stdout for r in results for c in r.cases)
+    assert "SEEN (5,)" not in shown and "seen-5.npy" not in shown, shown  # the hidden case's x is [5]
+    assert "SEEN (2, 3)" in shown and "SEEN (8, 16)" in shown  # public inputs: the control, in the same calls
+    assert len(j.stats) == 1  # one jail for both passes of both stages
+
+
+@pytest.mark.parametrize("setting", ["jail", "fork"])
+def test_a_forged_stack_cannot_make_the_grader_read_its_files(mini, setting):
+    """The stack file is written by the learner's process: a frame it forges must not name a file to read."""
+    if setting == "jail" and WHY_NOT is not None:
+        pytest.skip(f"no jail on this machine: {WHY_NOT}")
+    secret = mini.root / "stages" / "double" / "reference.py"
+    text = hostile("forges_stack.py", TARGET=secret, STUDENT=mini.root / "student")
+    if setting == "jail":
+        _, outcomes, _ = in_jail(mini, text, Limits(timeout=0.5, memory_mb=1024))
+    else:
+        write_student(mini, "double", text)
+        _, calls = calls_of(mini, "double")
+        outcomes = list(sandbox.run(mini.root, calls[:1], Limits(timeout=0.5)))
+    assert outcomes[0].status is Status.TIMEOUT
+    assert outcomes[0].where == "student/double.py:13  time.sleep(0.01)", outcomes[0].where  # the real line
+    assert "2 * x" not in outcomes[0].message and "def double" not in outcomes[0].message
+
+
+@needs_jail
+def test_grade_stage_with_a_jail_never_runs_public_and_hidden_cases_in_one_job(mini):
+    """Called directly (not through graded_stages), a graded stage still gets two passes."""
+    from grader.judge import grade
+
+    write_student(mini, "double", hostile("reads_hidden_inputs.py"))
+    with jail.Jail(mini.root) as j:
+        result = grade.grade_stage(mini, mini.stage("double"), grade.Options(graded=True, jail=j))
+    shown = "".join(c.stdout for c in result.cases)
+    assert [c.case for c in result.cases] == ["small", "random", "secret"] and "SEEN (5,)" not in shown, shown
