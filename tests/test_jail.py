@@ -166,7 +166,7 @@ def test_one_jail_serves_every_stage_of_a_submission(tmp_path):
     for stage_id, text in (("gelu", GELU), ("conv1d", CONV1D), ("mlp", MLP), ("checkpoint", CHECKPOINT)):
         (root / "student" / f"{stage_id}.py").write_text(text)
     with jail.Jail(root) as j:
-        for stage in course.stages:  # the checkpoint stage reads an input file with safetensors, in the jail
+        for stage in course.stages[:4]:  # the checkpoint stage reads an input file with safetensors, in the jail
             source, calls = calls_of(course, stage.id, files=True)
             assert any(isinstance(v, NpyFile) for c in calls for v in c.inputs.values())
             outcomes = list(j.run(calls, Limits(timeout=stage.timeout, memory_mb=stage.memory_mb)))

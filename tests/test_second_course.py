@@ -151,7 +151,7 @@ def test_handout(cnn_template: Path, tmp_path: Path) -> None:
 def _grader_files() -> dict[str, str]:
     files = {str(p.relative_to(ROOT)): p.read_text(errors="replace") for p in sorted(GRADER.rglob("*"))
              if p.is_file() and "__pycache__" not in p.parts}
-    assert "grader/cli.py" in files and any(name.startswith("grader/templates/") for name in files)
+    assert "grader/cli/__init__.py" in files and any(name.startswith("grader/templates/") for name in files)
     return files
 
 

@@ -177,7 +177,7 @@ def parse_header(raw: bytes) -> dict[str, Any] | None:
 
 
 def read_npy(data: bytes) -> np.ndarray:
-    """An .npy payload read strictly: numbers only, and exactly the bytes its header's shape declares.
+    """An .npy payload read strictly: numbers or text, and exactly the bytes its header's shape declares.
 
     A forged header cannot make the grader allocate more than the payload it sent (numpy's own reader allocates
     the declared shape first).
@@ -190,8 +190,8 @@ def read_npy(data: bytes) -> np.ndarray:
         shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
     else:
         raise ValueError(f"unsupported .npy version {version}")
-    if dtype.hasobject or dtype.fields is not None or dtype.kind not in "biufc" or any(d < 0 for d in shape):
-        raise ValueError("not an array of numbers")
+    if dtype.hasobject or dtype.fields is not None or dtype.kind not in "biufcU" or any(d < 0 for d in shape):
+        raise ValueError("not an array of numbers (or text)")
     body = memoryview(data)[f.tell():]
     if len(body) != math.prod(shape) * dtype.itemsize:
         raise ValueError("the payload's size does not match its shape")
