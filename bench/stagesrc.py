@@ -43,7 +43,7 @@ import numpy as np
 sys.path.insert(0, ".")
 from {module} import {names}  # noqa: E402
 
-STAGE, TOLERANCES = {stage!r}, {tolerances}
+STAGE, TOLERANCES, KEYS = {stage!r}, {tolerances}, {keys}
 FUNCTIONS = {{{functions}}}
 manifest = json.load(open(f"fixtures/{{STAGE}}/MANIFEST.json"))
 
@@ -67,6 +67,13 @@ for case, entry in manifest["cases"].items():
     inputs = {{k: load(m) for k, m in entry["inputs"].items()}}
     out = FUNCTIONS[TOLERANCES[case][0]](**inputs)
     atol, rtol = TOLERANCES[case][1:]
+    if isinstance(out, tuple):  # returns: tuple, nested tuples flattened in the order of the function's keys
+        flat, todo = [], list(out)
+        while todo:
+            item = todo.pop(0)
+            todo[:0] = list(item) if isinstance(item, tuple) else []
+            flat += [] if isinstance(item, tuple) else [item]
+        out = dict(zip(KEYS[TOLERANCES[case][0]], flat))
     outs = out if isinstance(out, dict) else {{"": out}}
     for key, meta in entry["expected"].items():
         want = np.load(f"fixtures/{{STAGE}}/" + meta["file"])
@@ -85,5 +92,6 @@ def minimal_script(root: Path, stage_id: str) -> str:
     tolerances = {c.id: (c.function, c.tolerance.atol, c.tolerance.rtol) for c in stage.cases}
     names = ", ".join(f.name for f in stage.functions)
     functions = ", ".join(f"{f.name!r}: {f.name}" for f in stage.functions)
+    keys = {f.name: list(f.keys) for f in stage.functions}
     return MINIMAL.format(module=stage.module, names=names, stage=stage_id, tolerances=json.dumps(tolerances),
-                          functions=functions)
+                          functions=functions, keys=json.dumps(keys))
