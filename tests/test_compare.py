@@ -168,3 +168,19 @@ def test_the_finite_fast_path_reports_what_the_general_path_reports(data, shape)
     bad_fast, worst_fast = _finite_failure(np.abs(a - e), e, tol, fast)
     bad_slow, worst_slow = _general_failure(a, e, tol, slow)
     assert fast == slow and worst_fast == worst_slow and (bad_fast == bad_slow).all()
+
+
+def test_the_chunked_common_path_gives_the_numbers_of_one_pass(monkeypatch):
+    """Large outputs are compared a chunk at a time (a model's logits); the report's numbers do not change."""
+    import grader.judge.compare as cmp
+
+    rng = np.random.default_rng(3)
+    expected = rng.normal(size=(13, 17)) * 10
+    actual = (expected + rng.normal(scale=1e-6, size=expected.shape)).astype(np.float32)
+    tol = Tolerance(atol=1e-4, rtol=1e-4)
+    whole = cmp.compare(actual, expected, tol)
+    monkeypatch.setattr(cmp, "CHUNK", 7)
+    chunked = cmp.compare(actual, expected, tol)
+    assert whole.ok and chunked.ok
+    for field in ("max_abs_error", "max_abs_index", "max_rel_error", "max_rel_index", "headroom"):
+        assert getattr(chunked, field) == getattr(whole, field), field
