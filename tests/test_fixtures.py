@@ -253,3 +253,35 @@ def test_a_weights_input_is_a_dict_of_the_prefixed_tensors(tmp_path):
     write_student(course, "affine", "def run_affine(x, params):\n    return x @ params['w'] + params['b']\n")
     assert grade.grade_stage(course, stage).passed
     assert store.inputs(stage.case("layer1"))["params"]["w"].any()  # a learner's in-place change stays in the child
+
+
+def test_a_fixture_file_is_hashed_again_only_when_its_stats_change(mini, monkeypatch):
+    """What a grade hashed is kept under .grader/ with the file's inode, size, mtime and ctime: the next cold grade
+    reads nothing it need not, and any change to a file (ctime cannot be set back) is hashed again."""
+    import os
+
+    from grader.fixtures import store
+
+    stage = mini.stage("double")
+    first = fixtures.StageFixtures(mini, stage)
+    for case in stage.cases:
+        first.inputs(case)
+    hashed = []
+    real = store.hashlib.sha256
+    def counting(*data: bytes) -> object:  # a fixture file: streamed (no argument) or whole; not a small digest
+        if not data or bytes(data[0][:6]) == b"\x93NUMPY":
+            hashed.append(1)
+        return real(*data)
+
+    monkeypatch.setattr(store.hashlib, "sha256", counting)
+    again = fixtures.StageFixtures(mini, stage)
+    for case in stage.cases:
+        again.inputs(case)
+        again.expected(case)
+    assert hashed == []
+    target = next((mini.root / "fixtures" / "double").rglob("expected.npy"))
+    st = target.stat()
+    target.write_bytes(target.read_bytes())  # the same bytes, and the old mtime put back: the ctime still moves
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    fixtures.StageFixtures(mini, stage)
+    assert len(hashed) == 1

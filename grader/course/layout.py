@@ -55,6 +55,11 @@ def course_cache(root: Path) -> Path:
     return root / STATE / "cache" / "course.json"
 
 
+def verified_cache(root: Path, stage_id: str) -> Path:
+    """What a stage's fixture files hashed to, and their stats then: a cold grade re-hashes only what changed."""
+    return root / STATE / "cache" / f"verified-{stage_id}.json"
+
+
 def backups(root: Path) -> Path:
     """Learner files saved before `reset` replaced them."""
     return root / STATE / "backups"
