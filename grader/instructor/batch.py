@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -63,7 +61,7 @@ class Summary:
 def grade_submission(course: Course, sub: submissions.Submission, digest: str, options: BatchOptions) -> Entry:
     """Unpack one submission into scratch and grade it; never raises for a problem with the submission."""
     started = time.monotonic()
-    scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
+    scratch = staging.locked_folder(SCRATCH)
     try:
         try:
             submissions.unpack(sub, scratch)
@@ -82,7 +80,7 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
         return Entry(sub.id, digest, "error", message=submissions.printable(
             f"the grader failed on this submission: {type(e).__name__}: {e}"), seconds=time.monotonic() - started)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        staging.remove(scratch)
 
 
 def _stages(course: Course, scratch: Path, box: Jail, deadline: float, options: BatchOptions) -> list[StageResult]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import shutil
 import socket
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
@@ -59,7 +58,7 @@ class Jail:
         """End the running jail (if any) and delete the staging folder."""
         self._end_box()
         if self._staging is not None:
-            shutil.rmtree(self._staging, ignore_errors=True)
+            staging.remove(self._staging)
             self._staging = None
 
     def isolation(self) -> str:
@@ -190,7 +189,7 @@ def discard_spare(box: Box | None = None) -> None:
         box = _spare.pop(os.getpid(), (None, None))[1]
     if box is not None:
         box.kill()
-        shutil.rmtree(box.staging, ignore_errors=True)
+        staging.remove(box.staging)
 
 
 def one_shot(root: Path, calls: list[Call], limits: Limits, *, settings: Settings | None = None,

@@ -10,6 +10,7 @@ folders and jails' cgroups carry their grader's pid: what a killed grader left i
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -25,7 +26,9 @@ from grader.run.jail import cgroups
 from grader.run.protocol import Call, Limits, NpyFile
 
 PREFIX = "grader-jail-"
+LOCK = ".owner.lock"  # held (flock) by the grader process that made the folder, for as long as the folder is used
 _swept: set[int] = set()
+_locks: dict[str, int] = {}  # staging folder -> the descriptor holding its lock
 
 
 def new() -> Path:
@@ -33,7 +36,7 @@ def new() -> Path:
     if os.getpid() not in _swept:
         _swept.add(os.getpid())
         sweep()
-    staging = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+    staging = locked_folder(PREFIX)
     _mkdir(staging / "jobs")
     _mkdir(staging / "student")
     return staging
@@ -124,14 +127,43 @@ def _write_file(path: Path, data: bytes) -> None:
 # --- what graders killed earlier left -------------------------------------------------------------------------
 
 
+def locked_folder(prefix: str) -> Path:
+    """A new private temporary folder `<prefix><pid>-*`, locked by this process until `remove` (see sweep)."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
+    fd = os.open(folder / LOCK, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _locks[str(folder)] = fd
+    return folder
+
+
+def remove(staging: Path) -> None:
+    """Delete a staging folder this process made, and let go of its lock."""
+    shutil.rmtree(staging, ignore_errors=True)
+    fd = _locks.pop(str(staging), None)
+    if fd is not None:
+        os.close(fd)
+
+
 def sweep(prefix: str = PREFIX) -> int:
-    """Delete the temporary folders `<prefix><pid>-*` of grader processes that are gone (a SIGKILLed batch)."""
+    """Delete the temporary folders `<prefix><pid>-*` of grader processes that are gone (a SIGKILLed batch).
+
+    A folder is gone only when its lock can be taken: its maker holds it while alive. The pid in the name is not
+    proof (a grader in another PID namespace, CI's, shares /tmp with this one); a folder without a lock is left.
+    """
     removed, folder = 0, Path(tempfile.gettempdir())
     for path in folder.glob(f"{prefix}*-*"):
-        owner = path.name[len(prefix):].split("-", 1)[0]
-        if owner.isdigit() and not alive(int(owner)):
-            shutil.rmtree(path, ignore_errors=True)
-            removed += 1
+        try:
+            fd = os.open(path / LOCK, os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # held: in use
+        finally:
+            os.close(fd)
+        shutil.rmtree(path, ignore_errors=True)
+        removed += 1
     return removed
 
 
