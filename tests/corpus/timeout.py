@@ -1,2 +1,3 @@
+# The loop is on one line: a timeout names the same line whichever bytecode it stopped on.
 def run_double(x):
-    while True: pass  # one line: a timeout names the same line whichever bytecode it stopped on
+    while True: pass
