@@ -57,3 +57,51 @@ def test_what_a_hidden_call_imports_does_not_reach_the_stage_notes(mini: Course)
     if_positive = _graded_double(mini, LEAK_BY_IMPORT.format(op=">"))
     if_negative = _graded_double(mini, LEAK_BY_IMPORT.format(op="<="))
     assert if_positive == if_negative, f"the hidden input chose the notes: {if_positive} vs {if_negative}"
+
+
+def _corrupt_zip(path: Path, method: int) -> Path:
+    """A zip whose one entry's compressed stream is damaged right after its local header."""
+    buf = io.BytesIO()
+    name = "student/double.py"
+    with zipfile.ZipFile(buf, "w", compression=method) as zf:
+        zf.writestr(name, "def run_double(x):\n    return 2 * x\n" * 20)
+    data = bytearray(buf.getvalue())
+    at = 30 + len(name)  # the local header is 30 bytes and the name
+    if method == zipfile.ZIP_DEFLATED:
+        data[at] = 0xFF  # a final block of the reserved type 3: zlib.error "invalid block type"
+    else:
+        for i in range(at + 5, at + 25):
+            data[i] ^= 0x5A  # lzma.LZMAError "Corrupt input data"
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.xfail(strict=True, reason="BROKEN: a zip entry whose deflate or LZMA stream is damaged raises zlib.error "
+                   "/ lzma.LZMAError out of submissions.unpack instead of a SubmissionError naming the zip: batch "
+                   "records a grader 'error' row ('the grader failed on this submission'), autograde tells the "
+                   "learner 'The autograder failed'. tests/hostile/redteam/zips/")
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA], ids=["deflate", "lzma"])
+def test_a_damaged_compressed_entry_is_a_submission_error(tmp_path: Path, method: int) -> None:
+    zipped = _corrupt_zip(tmp_path / "learner.zip", method)
+    with pytest.raises(submissions.SubmissionError):
+        submissions.unpack(submissions.Submission("learner", zipped), tmp_path / "out")
+
+
+@pytest.mark.xfail(strict=True, reason="BROKEN: MAX_FILES caps a zip's entries (2000), but unpack writes an __init__.py "
+                   "into every folder of every entry's path (up to 31 each): a 2000-entry zip of a few hundred KB "
+                   "became ~60,000 files and cost one batch worker 133 s (unpack 19 s, staging 23 s, then the jail), "
+                   "outside the per-submission budget. tests/hostile/redteam/zips/make_zips.py (deep_init.zip)")
+def test_a_zip_cannot_make_the_grader_write_far_more_files_than_its_entries(tmp_path: Path) -> None:
+    zipped = tmp_path / "deep.zip"
+    entries = 200
+    with zipfile.ZipFile(zipped, "w") as zf:
+        zf.writestr("student/double.py", "def run_double(x):\n    return 2 * x\n")
+        for i in range(entries - 1):
+            zf.writestr("student/" + "/".join(f"d{i}_{j}" for j in range(29)) + "/m.py", "")
+    dest = tmp_path / "out"
+    try:
+        submissions.unpack(submissions.Submission("deep", zipped), dest)
+    except submissions.SubmissionError:
+        return  # refused: fine
+    written = sum(len(files) for _, _, files in __import__("os").walk(dest))
+    assert written <= 2 * entries, f"{entries} entries became {written} files"
