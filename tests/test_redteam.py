@@ -49,9 +49,11 @@ def _graded_double(course: Course, source: str) -> list[str]:
 
 
 @needs_jail
-@pytest.mark.xfail(strict=True, reason="BROKEN: stage notes ('Your code uses student/X.py ...') are computed from the "
-                   "modules a hidden call imported and are not redacted: a hidden input chooses which notes the "
-                   "learner sees (about one bit per other stage, per stage, per submission). "
+@pytest.mark.xfail(strict=True, reason="BROKEN (latent): a graded StageResult's notes ('Your code uses student/X.py "
+                   "...') are computed from the modules the hidden pass's calls imported and survive "
+                   "without_hidden_values: a hidden input chooses them (about one bit per other stage, per stage). "
+                   "Today's graded front-ends do not print stage notes (gradebook, CSV, cohort report and "
+                   "results.json carry run-level notes only); the JSON and text renderers do. "
                    "tests/hostile/redteam/hidden_notes_channel.py")
 def test_what_a_hidden_call_imports_does_not_reach_the_stage_notes(mini: Course) -> None:
     if_positive = _graded_double(mini, LEAK_BY_IMPORT.format(op=">"))
@@ -105,3 +107,35 @@ def test_a_zip_cannot_make_the_grader_write_far_more_files_than_its_entries(tmp_
         return  # refused: fine
     written = sum(len(files) for _, _, files in __import__("os").walk(dest))
     assert written <= 2 * entries, f"{entries} entries became {written} files"
+
+
+# On the hidden case, fail in a way the submission chooses: each choice could be one value of a hidden input's bits.
+FAIL_BY_CHOICE = """
+import os
+
+def run_double(x):
+    if x.ndim == 1 and x.size == 5:
+        {how}
+    return 2 * x
+"""
+CHOICES = {"fail": "return x + 1.0", "exception": "raise ValueError('0')", "todo": "raise NotImplementedError",
+           "exited": "os._exit(3)", "bad_output": "return 'text'", "bad_frame": "os.write(3, b'\\xff' * 16)"}
+
+
+@needs_jail
+@pytest.mark.xfail(strict=True, reason="BROKEN (bound understated): SECURITY.md says a submission failing hidden cases on "
+                   "purpose signals 'about one bit per hidden case', but each hidden case's status (fail, exception, "
+                   "not started, exited, bad output, crashed, timeout, memory) is kept by the redaction and shown to "
+                   "the learner (results.json: 'hidden_x (a hidden check): bad output'): ~3 bits per hidden case per "
+                   "submission. tests/hostile/redteam/hidden_status_channel.py")
+def test_a_hidden_case_shows_the_learner_only_pass_or_fail(mini: Course) -> None:
+    from grader.report import gradescope as gradescope_report
+    from grader.results import Report
+
+    shown = {}
+    for name, how in CHOICES.items():
+        write_student(mini, "double", FAIL_BY_CHOICE.format(how=how))
+        result = grade.grade_stage(mini, mini.stage("double"), grade.Options(graded=True))
+        data = gradescope_report.results(Report(course=mini.title, stages=[result]), seconds=0.0)
+        shown[name] = next(t["output"] for t in data["tests"] if "secret" in t["name"])
+    assert len(set(shown.values())) == 1, f"the learner sees {len(set(shown.values()))} distinct verdicts: {shown}"
