@@ -139,3 +139,23 @@ def test_a_hidden_case_shows_the_learner_only_pass_or_fail(mini: Course) -> None
         data = gradescope_report.results(Report(course=mini.title, stages=[result]), seconds=0.0)
         shown[name] = next(t["output"] for t in data["tests"] if "secret" in t["name"])
     assert len(set(shown.values())) == 1, f"the learner sees {len(set(shown.values()))} distinct verdicts: {shown}"
+
+
+@pytest.mark.xfail(strict=True, reason="BROKEN: the cohort report's HTML page (`report --html`) never says that "
+                   "submissions were graded NOT jailed; the text report says '2 of them graded NOT jailed', the HTML "
+                   "template has no such line (docs/instructors.md: 'every line, CSV row and cohort report then says "
+                   "NOT jailed')")
+def test_the_html_cohort_report_says_not_jailed(mini: Course, tmp_path: Path) -> None:
+    from grader.instructor import cohort
+    from grader.instructor.gradebook import Entry, Gradebook
+    from grader.report import html
+    from grader.results import UNJAILED, Report
+
+    write_student(mini, "double", "def run_double(x):\n    return 2 * x\n")
+    result = grade.grade_stage(mini, mini.stage("double"), grade.Options(graded=True, unsandboxed=True))
+    book = Gradebook(tmp_path / "book.sqlite", mini.title)
+    book.record(Entry("learner", "0" * 64, "graded", report=Report(course=mini.title, stages=[result],
+                                                                   notes=[UNJAILED]), message=UNJAILED))
+    report = cohort.build(mini, book)
+    assert "NOT jailed" in cohort.render_text(report)  # the control: the text form says it
+    assert "NOT jailed" in html.render(report)
