@@ -186,3 +186,34 @@ def test_a_grader_in_another_pid_namespace_does_not_sweep_a_live_graders_staging
         assert live.exists(), f"a grader in another pid namespace deleted this live grader's folder ({done.stdout})"
     finally:
         __import__("shutil").rmtree(live, ignore_errors=True)
+
+
+def _deep_folder(base: Path, depth: int = 1100) -> Path:
+    import os
+
+    (base / "student").mkdir(parents=True)
+    (base / "student" / "double.py").write_text("def run_double(x):\n    return 2 * x\n")
+    here = base
+    for _ in range(depth):  # 'd/d/d/...': 2 characters a level, well under PATH_MAX
+        here = here / "d"
+        os.mkdir(here)
+    return base
+
+
+@pytest.mark.xfail(strict=True, reason="BROKEN: submissions.digest walks a folder submission with os.walk, uncapped and "
+                   "outside any try (batch.run hashes every submission before grading any): a folder nested ~1000 "
+                   "deep raises RecursionError and the whole batch stops with 'the grader itself failed' before "
+                   "any learner is graded. tests/hostile/redteam/deep_folder.py")
+def test_a_deeply_nested_folder_submission_is_refused_and_the_batch_goes_on(mini: Course, tmp_path: Path) -> None:
+    from grader.instructor import batch
+    from grader.instructor.gradebook import Gradebook
+
+    cohort = tmp_path / "cohort"
+    (cohort / "honest" / "student").mkdir(parents=True)
+    (cohort / "honest" / "student" / "double.py").write_text("def run_double(x):\n    return 2 * x\n")
+    _deep_folder(cohort / "deep")
+    book = Gradebook(tmp_path / "book.sqlite", mini.title)
+    seen = []
+    batch.run(mini, cohort, book, batch.BatchOptions(stages=("double",), unsandboxed=WHY_NOT is not None),
+              progress=seen.append)
+    assert {e.id: e.state for e in seen} == {"honest": "graded", "deep": "rejected"}
