@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import write_student
@@ -89,7 +90,9 @@ def test_a_damaged_compressed_entry_is_a_submission_error(tmp_path: Path, method
         submissions.unpack(submissions.Submission("learner", zipped), tmp_path / "out")
 
 
-@pytest.mark.xfail(strict=True, reason="BROKEN: MAX_FILES caps a zip's entries (2000), but unpack writes an __init__.py "
+@pytest.mark.xfail(
+    strict=True,
+    reason="BROKEN: MAX_FILES caps a zip's entries (2000), but unpack writes an __init__.py "
                    "into every folder of every entry's path (up to 31 each): a 2000-entry zip of a few hundred KB "
                    "became ~60,000 files and cost one batch worker 133 s (unpack 19 s, staging 23 s, then the jail), "
                    "outside the per-submission budget. tests/hostile/redteam/zips/make_zips.py (deep_init.zip)")
@@ -123,7 +126,9 @@ CHOICES = {"fail": "return x + 1.0", "exception": "raise ValueError('0')", "todo
 
 
 @needs_jail
-@pytest.mark.xfail(strict=True, reason="BROKEN (bound understated): SECURITY.md says a submission failing hidden cases on "
+@pytest.mark.xfail(
+    strict=True,
+    reason="BROKEN (bound understated): SECURITY.md says a submission failing hidden cases on "
                    "purpose signals 'about one bit per hidden case', but each hidden case's status (fail, exception, "
                    "not started, exited, bad output, crashed, timeout, memory) is kept by the redaction and shown to "
                    "the learner (results.json: 'hidden_x (a hidden check): bad output'): ~3 bits per hidden case per "
@@ -200,7 +205,9 @@ def _deep_folder(base: Path, depth: int = 1100) -> Path:
     return base
 
 
-@pytest.mark.xfail(strict=True, reason="BROKEN: submissions.digest walks a folder submission with os.walk, uncapped and "
+@pytest.mark.xfail(
+    strict=True,
+    reason="BROKEN: submissions.digest walks a folder submission with os.walk, uncapped and "
                    "outside any try (batch.run hashes every submission before grading any): a folder nested ~1000 "
                    "deep raises RecursionError and the whole batch stops with 'the grader itself failed' before "
                    "any learner is graded. tests/hostile/redteam/deep_folder.py")
@@ -213,7 +220,7 @@ def test_a_deeply_nested_folder_submission_is_refused_and_the_batch_goes_on(mini
     (cohort / "honest" / "student" / "double.py").write_text("def run_double(x):\n    return 2 * x\n")
     _deep_folder(cohort / "deep")
     book = Gradebook(tmp_path / "book.sqlite", mini.title)
-    seen = []
+    seen: list[Any] = []
     batch.run(mini, cohort, book, batch.BatchOptions(stages=("double",), unsandboxed=WHY_NOT is not None),
               progress=seen.append)
     assert {e.id: e.state for e in seen} == {"honest": "graded", "deep": "rejected"}
