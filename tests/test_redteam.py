@@ -221,6 +221,22 @@ def test_a_deeply_nested_folder_submission_is_refused_and_the_batch_goes_on(mini
     _deep_folder(cohort / "deep")
     book = Gradebook(tmp_path / "book.sqlite", mini.title)
     seen: list[Any] = []
-    batch.run(mini, cohort, book, batch.BatchOptions(stages=("double",), unsandboxed=WHY_NOT is not None),
-              progress=seen.append)
+    try:
+        batch.run(mini, cohort, book, batch.BatchOptions(stages=("double",), unsandboxed=WHY_NOT is not None),
+                  progress=seen.append)
+    finally:
+        _remove_deep(cohort / "deep")  # shutil.rmtree (pytest's clean-up too) recurses as deep as os.walk
     assert {e.id: e.state for e in seen} == {"honest": "graded", "deep": "rejected"}
+
+
+def _remove_deep(base: Path) -> None:
+    import os
+    import shutil
+
+    here = base
+    while (here / "d").is_dir():
+        here = here / "d"
+    while here != base:
+        os.rmdir(here)
+        here = here.parent
+    shutil.rmtree(base)
