@@ -240,3 +240,33 @@ def _remove_deep(base: Path) -> None:
         os.rmdir(here)
         here = here.parent
     shutil.rmtree(base)
+
+
+@needs_jail
+@pytest.mark.xfail(
+    strict=True,
+    reason="BROKEN: the Gradescope bundle's course ships no reference.py, but stages generate and kvcache judge by "
+           "`check: greedy_check`, which grade._check loads from reference.py outside its try: any submission whose "
+           "run_generate returns n_new integer ids (right or wrong) raises CourseError, and autograde writes 'The "
+           "autograder is misconfigured', score 0.0 and no tests, for the whole course. "
+           "tests/hostile/redteam/generate_zeros.py")
+def test_the_gradescope_bundle_grades_a_stage_judged_by_its_check(tmp_path: Path) -> None:
+    import json
+
+    from conftest import ROOT
+
+    from grader.course import load_course
+    from grader.instructor import gradescope
+
+    bundle = tmp_path / "autograder.zip"
+    gradescope.build_bundle(load_course(ROOT), bundle)
+    with zipfile.ZipFile(bundle) as zf:
+        zf.extractall(tmp_path / "source")
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    (submission / "generate.py").write_text("import numpy as np\n\ndef run_generate(token_ids, params, n_head, n_new):"
+                                            "\n    return np.zeros(n_new, dtype=np.int64)\n")
+    results = tmp_path / "results" / "results.json"
+    gradescope.autograde(load_course(tmp_path / "source" / "course"), submission, results)
+    data = json.loads(results.read_text())
+    assert data["tests"], data["output"]
