@@ -243,6 +243,7 @@ def _remove_deep(base: Path) -> None:
 
 
 @needs_jail
+@pytest.mark.slow  # builds the real course's bundle and autogrades it: about 80 s
 @pytest.mark.xfail(
     strict=True,
     reason="BROKEN: the Gradescope bundle's course ships no reference.py, but stages generate and kvcache judge by "
