@@ -1,9 +1,8 @@
-"""Red team of the graded mode (branch redteam-wip): each test reproduces a break found against today's code.
+"""The red team's breaks of graded mode, each now a test that holds what SECURITY.md promises.
 
-Every test here asserts what SECURITY.md promises and is marked xfail(strict=True): it fails on today's code (so the
-suite stays green and the break is documented) and will start passing, and so fail the suite, once the break is
-fixed; then drop the marker. The hostile submissions themselves are in tests/hostile/redteam/ (one per attack, each
-with a docstring saying what it tries); these tests are their minimal reproductions on the mini course.
+A fresh reviewer, briefed as an adversarial learner, found these against the jailed grader (tests/hostile/redteam/
+README.md lists every attack tried and its verdict); each test failed on that code and passes on the fix. The hostile
+submissions are in tests/hostile/redteam/; these tests are their minimal reproductions on the mini course.
 """
 
 from __future__ import annotations
@@ -50,12 +49,6 @@ def _graded_double(course: Course, source: str) -> list[str]:
 
 
 @needs_jail
-@pytest.mark.xfail(strict=True, reason="BROKEN (latent): a graded StageResult's notes ('Your code uses student/X.py "
-                   "...') are computed from the modules the hidden pass's calls imported and survive "
-                   "without_hidden_values: a hidden input chooses them (about one bit per other stage, per stage). "
-                   "Today's graded front-ends do not print stage notes (gradebook, CSV, cohort report and "
-                   "results.json carry run-level notes only); the JSON and text renderers do. "
-                   "tests/hostile/redteam/hidden_notes_channel.py")
 def test_what_a_hidden_call_imports_does_not_reach_the_stage_notes(mini: Course) -> None:
     if_positive = _graded_double(mini, LEAK_BY_IMPORT.format(op=">"))
     if_negative = _graded_double(mini, LEAK_BY_IMPORT.format(op="<="))
@@ -79,10 +72,6 @@ def _corrupt_zip(path: Path, method: int) -> Path:
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="BROKEN: a zip entry whose deflate or LZMA stream is damaged raises zlib.error "
-                   "/ lzma.LZMAError out of submissions.unpack instead of a SubmissionError naming the zip: batch "
-                   "records a grader 'error' row ('the grader failed on this submission'), autograde tells the "
-                   "learner 'The autograder failed'. tests/hostile/redteam/zips/")
 @pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA], ids=["deflate", "lzma"])
 def test_a_damaged_compressed_entry_is_a_submission_error(tmp_path: Path, method: int) -> None:
     zipped = _corrupt_zip(tmp_path / "learner.zip", method)
@@ -90,12 +79,6 @@ def test_a_damaged_compressed_entry_is_a_submission_error(tmp_path: Path, method
         submissions.unpack(submissions.Submission("learner", zipped), tmp_path / "out")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BROKEN: MAX_FILES caps a zip's entries (2000), but unpack writes an __init__.py "
-                   "into every folder of every entry's path (up to 31 each): a 2000-entry zip of a few hundred KB "
-                   "became ~60,000 files and cost one batch worker 133 s (unpack 19 s, staging 23 s, then the jail), "
-                   "outside the per-submission budget. tests/hostile/redteam/zips/make_zips.py (deep_init.zip)")
 def test_a_zip_cannot_make_the_grader_write_far_more_files_than_its_entries(tmp_path: Path) -> None:
     zipped = tmp_path / "deep.zip"
     entries = 200
@@ -121,18 +104,12 @@ def run_double(x):
         {how}
     return 2 * x
 """
-CHOICES = {"fail": "return x + 1.0", "exception": "raise ValueError('0')", "todo": "raise NotImplementedError",
-           "exited": "os._exit(3)", "bad_output": "return 'text'", "bad_frame": "os.write(3, b'\\xff' * 16)"}
+# "not started" stays visible (a stub must say so): with pass and fail, at most log2(3) bits a hidden case.
+CHOICES = {"fail": "return x + 1.0", "exception": "raise ValueError('0')", "exited": "os._exit(3)",
+           "bad_output": "return 'text'", "bad_frame": "os.write(3, b'\\xff' * 16)"}
 
 
 @needs_jail
-@pytest.mark.xfail(
-    strict=True,
-    reason="BROKEN (bound understated): SECURITY.md says a submission failing hidden cases on "
-                   "purpose signals 'about one bit per hidden case', but each hidden case's status (fail, exception, "
-                   "not started, exited, bad output, crashed, timeout, memory) is kept by the redaction and shown to "
-                   "the learner (results.json: 'hidden_x (a hidden check): bad output'): ~3 bits per hidden case per "
-                   "submission. tests/hostile/redteam/hidden_status_channel.py")
 def test_a_hidden_case_shows_the_learner_only_pass_or_fail(mini: Course) -> None:
     from grader.report import gradescope as gradescope_report
     from grader.results import Report
@@ -146,10 +123,6 @@ def test_a_hidden_case_shows_the_learner_only_pass_or_fail(mini: Course) -> None
     assert len(set(shown.values())) == 1, f"the learner sees {len(set(shown.values()))} distinct verdicts: {shown}"
 
 
-@pytest.mark.xfail(strict=True, reason="BROKEN: the cohort report's HTML page (`report --html`) never says that "
-                   "submissions were graded NOT jailed; the text report says '2 of them graded NOT jailed', the HTML "
-                   "template has no such line (docs/instructors.md: 'every line, CSV row and cohort report then says "
-                   "NOT jailed')")
 def test_the_html_cohort_report_says_not_jailed(mini: Course, tmp_path: Path) -> None:
     from grader.instructor import cohort
     from grader.instructor.gradebook import Entry, Gradebook
@@ -167,13 +140,6 @@ def test_the_html_cohort_report_says_not_jailed(mini: Course, tmp_path: Path) ->
 
 
 @pytest.mark.skipif(not __import__("shutil").which("unshare"), reason="needs unshare(1)")
-@pytest.mark.xfail(strict=True, reason="BROKEN: staging.sweep (and sweep_groups) decide that a folder's owner is dead "
-                   "from /proc/<pid> in the sweeper's own pid namespace. A grader started in another pid namespace "
-                   "that shares /tmp (a container, a CI job under unshare/bwrap, pid 1 of its namespace) deletes the "
-                   "live staging folders (and empty cgroups) of every other grader on the machine. Seen in a real "
-                   "batch here: two honest learners got 'error' rows and a third was recorded as graded 37.14/40 "
-                   "instead of 40/40 (its hidden checkpoint cases import_error / exited) when such a grader "
-                   "started; /tmp/grader-jail-1-* appeared at that second.")
 def test_a_grader_in_another_pid_namespace_does_not_sweep_a_live_graders_staging(tmp_path: Path) -> None:
     import os
     import subprocess
@@ -205,12 +171,6 @@ def _deep_folder(base: Path, depth: int = 1100) -> Path:
     return base
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BROKEN: submissions.digest walks a folder submission with os.walk, uncapped and "
-                   "outside any try (batch.run hashes every submission before grading any): a folder nested ~1000 "
-                   "deep raises RecursionError and the whole batch stops with 'the grader itself failed' before "
-                   "any learner is graded. tests/hostile/redteam/deep_folder.py")
 def test_a_deeply_nested_folder_submission_is_refused_and_the_batch_goes_on(mini: Course, tmp_path: Path) -> None:
     from grader.instructor import batch
     from grader.instructor.gradebook import Gradebook
@@ -244,13 +204,6 @@ def _remove_deep(base: Path) -> None:
 
 @needs_jail
 @pytest.mark.slow  # builds the real course's bundle and autogrades it: about 80 s
-@pytest.mark.xfail(
-    strict=True,
-    reason="BROKEN: the Gradescope bundle's course ships no reference.py, but stages generate and kvcache judge by "
-           "`check: greedy_check`, which grade._check loads from reference.py outside its try: any submission whose "
-           "run_generate returns n_new integer ids (right or wrong) raises CourseError, and autograde writes 'The "
-           "autograder is misconfigured', score 0.0 and no tests, for the whole course. "
-           "tests/hostile/redteam/generate_zeros.py")
 def test_the_gradescope_bundle_grades_a_stage_judged_by_its_check(tmp_path: Path) -> None:
     import json
 

@@ -157,13 +157,18 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     known = book.known()
     todo = []
     summary = Summary(total=len(subs))
+    refused = []
     for sub in subs:
-        digest = submissions.digest(sub)
+        try:
+            digest = submissions.digest(sub)
+        except submissions.SubmissionError as e:  # one submission that cannot even be read stops only itself
+            refused.append(Entry(sub.id, "", "rejected", message=str(e)))
+            continue
         if known.get(sub.id) == digest:
             summary.skipped += 1
         else:
             todo.append((sub, digest))
-    for entry in _results(course, todo, options):
+    for entry in [*refused, *_results(course, todo, options)]:
         book.record(entry)
         field = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
         setattr(summary, field, getattr(summary, field) + 1)

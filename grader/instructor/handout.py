@@ -120,19 +120,26 @@ def _record_decoys(course: Course, stage: Stage, cases: list[Any], dest: Path) -
 # --- the derived course --------------------------------------------------------------------------------------
 
 
-def _copy_stage_files(stage: Stage, dest: Path) -> None:
-    for name in derived.shipped_files(stage):
+def _copy_stage_files(stage: Stage, dest: Path, checks: bool) -> None:
+    names = list(derived.shipped_files(stage))
+    if checks and any(f.check for f in stage.functions):  # the autograder judges these outputs with reference.py
+        names.append("reference.py")
+    for name in names:
         shutil.copyfile(stage.dir / name, dest / name)
 
 
 def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
-    """Write the course (course.yaml, stages, fixtures) without reference code into dest."""
+    """Write the course (course.yaml, stages, fixtures) without reference code into dest.
+
+    An autograder's copy (`keep_hidden`) keeps the reference.py of the stages whose outputs a `check:` judges (a
+    learner never sees it); a handout has none, and grades those stages against the fixtures' own outputs.
+    """
     out = Derived(dest)
     shutil.copyfile(course.root / "course.yaml", dest / "course.yaml")
     for stage in course.stages:
         sdir = dest / "stages" / stage.id
         sdir.mkdir(parents=True)
-        _copy_stage_files(stage, sdir)
+        _copy_stage_files(stage, sdir, checks=keep_hidden)
         text, n_hidden = derived.stage_yaml(stage, keep_hidden)
         (sdir / "stage.yaml").write_text(text, encoding="utf-8")
         cases = [c for c in stage.cases if keep_hidden or not c.hidden]

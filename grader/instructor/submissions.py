@@ -12,10 +12,12 @@ SubmissionError naming the file and the next step. Names from a submission are m
 from __future__ import annotations
 
 import hashlib
+import lzma
 import os
 import re
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -88,10 +90,21 @@ def digest(sub: Submission) -> str:
     if sub.kind != "folder":
         _hash(h, sub.path)
         return h.hexdigest()
-    for dirpath, dirnames, filenames in os.walk(sub.path):
-        dirnames.sort()
-        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
-            path = Path(dirpath, name)
+    todo = [str(sub.path)]  # walked without recursion: a folder nested thousands deep must not stop the batch
+    while todo:
+        dirpath = todo.pop()
+        try:
+            entries = sorted(os.scandir(dirpath), key=lambda e: e.name)
+        except OSError as e:
+            raise SubmissionError(f"{sub.path}: cannot read {dirpath} ({e.strerror or e})") from e
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if len(Path(entry.path).relative_to(sub.path).parts) > MAX_DEPTH:
+                    raise SubmissionError(f"{sub.path}: folders nested more than {MAX_DEPTH} deep; submit student/ "
+                                          "alone")
+                todo.append(entry.path)
+                continue
+            path = Path(entry.path)
             h.update(str(path.relative_to(sub.path)).encode("utf-8", "surrogateescape") + b"\0")
             _hash(h, path)
             h.update(b"\0")
@@ -138,12 +151,16 @@ def _check_text(name: str, data: bytes) -> str:
 
 
 def _write(dest: Path, rel: PurePosixPath, data: bytes) -> None:
+    """One extracted file; only student/ gets an __init__.py.
+
+    Folders below it are namespace packages: an __init__.py in every folder of every entry's path would let a small
+    zip make the grader write tens of thousands of files.
+    """
     target = dest.joinpath(*rel.parts)
     target.parent.mkdir(parents=True, exist_ok=True)
-    for parent in reversed(target.relative_to(dest).parents):
-        init = dest / parent / "__init__.py"
-        if parent.parts and not init.exists():
-            init.write_text("")
+    init = dest / rel.parts[0] / "__init__.py"
+    if len(rel.parts) > 1 and not init.exists():
+        init.write_text("")
     target.write_bytes(data)
 
 
@@ -207,8 +224,10 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
                         if len(data) > MAX_FILE_BYTES or total > MAX_BYTES:
                             raise SubmissionError(f"{path}: '{src}' unpacks to more than the cap "
                                                   f"({MAX_FILE_BYTES} bytes per file); submit your source only")
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as e:
-                raise SubmissionError(f"{path}: cannot unpack '{src}' ({e}); zip the folder again")
+            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error,
+                    lzma.LZMAError, ValueError) as e:  # a damaged compressed stream is the zip's fault, not ours
+                raise SubmissionError(f"{path}: cannot unpack '{src}' ({type(e).__name__}: {e}); zip the folder "
+                                      "again")
             _check_text(f"{path}: {src}", bytes(data))
             _write(dest, rel, bytes(data))
             written.append(str(rel))

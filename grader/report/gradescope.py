@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from grader.report import text
-from grader.results import CaseResult, Report, Status, redacted
+from grader.results import CaseResult, Report, Status, redacted, shown_report
 
 LABEL = {Status.TODO: "not started", Status.SKIPPED: "not run", Status.PASS: "passed", Status.FAIL: "failed"}
 
@@ -47,6 +47,7 @@ def summary_line(report: Report) -> str:
 
 def results(report: Report, seconds: float | None = None, hidden_visibility: str = "visible") -> dict[str, Any]:
     """The results.json object."""
+    report = shown_report(report)
     tests = []
     number = 0
     for stage in report.stages:

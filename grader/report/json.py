@@ -6,7 +6,7 @@ import json
 import math
 from typing import Any
 
-from grader.results import CaseResult, Report, StageResult, redacted, to_dict
+from grader.results import CaseResult, Report, StageResult, redacted, shown_report, to_dict
 
 
 def _finite(x: Any) -> Any:
@@ -50,6 +50,7 @@ def stage_dict(stage: StageResult) -> dict[str, Any]:
 
 def render(report: Report, indent: int | None = 1) -> str:
     """The whole report as one JSON object (one line with indent=None)."""
+    report = shown_report(report)
     data = {"course": report.course, "passed": report.passed, "points": report.points,
             "max_points": report.max_points, "notes": report.notes, "stages": [stage_dict(s) for s in report.stages]}
     return json.dumps(_finite(data), indent=indent, ensure_ascii=False) + "\n"

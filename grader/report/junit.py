@@ -13,7 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from grader.report.gradescope import case_feedback
-from grader.results import CaseResult, Report, Status, redacted
+from grader.results import CaseResult, Report, Status, redacted, shown_report
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -54,6 +54,7 @@ def _case(parent: ET.Element, stage_id: str, case: CaseResult) -> None:
 
 def render(report: Report) -> str:
     """The report as a JUnit XML document."""
+    report = shown_report(report)
     root = ET.Element("testsuites", name=clean(f"{report.course} ({report.points:.4g}/{report.max_points:.4g} "
                                                "points)"))
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}

@@ -28,7 +28,7 @@ from grader.report.casetext import (
     summary,
 )
 from grader.report.layout import ALWAYS, Block, fit, shorten, visible_len, wrap
-from grader.results import CaseResult, Report, StageResult, Status, redacted
+from grader.results import CaseResult, Report, StageResult, Status, redacted, shown_report
 
 __all__ = ["MARK", "Style", "case_report", "render", "terminal_size", "verdict", "wants_colour"]
 
@@ -79,6 +79,7 @@ def render(report: Report, colour: bool = False, footer: list[str] | None = None
 
     None for either: no wrapping, or no limit on rows. `verbose`: every case in full, whatever the height.
     """
+    report = shown_report(report)
     style = Style(colour)
     focus = next((i for i, s in enumerate(report.stages) if not s.passed), 0)
     blocks: list[Block] = []

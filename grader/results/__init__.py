@@ -213,22 +213,40 @@ def summary_of(comparisons: list[Comparison]) -> Comparison | None:
     return max(comparisons, key=lambda c: c.headroom or 0.0, default=None)
 
 
-def redacted(case: CaseResult) -> CaseResult:
-    """What may be known of a hidden case: its verdict, points and named mistake; nothing derived from its values.
+def redacted(case: CaseResult, statuses: bool = False) -> CaseResult:
+    """What may be known of a hidden case: pass or fail, points and named mistake; nothing derived from its values.
 
     The one hidden-case policy: the judge strips graded hidden cases with it, and every renderer shows a hidden
     case through it (no inputs, expected or actual values, errors, messages, notes, printed output or how much of it
     was cut, what type was returned, or time taken). A field added to CaseResult is dropped here unless it is
-    named below.
+    named below. Every way of failing shows as FAIL: the status (exception, timeout, exited...) is the submission's
+    to choose, so showing it would tell a learner bits of a hidden input. Only pass, fail, not started (a stub must
+    say so) and not run remain. `statuses` keeps the status, for the instructor's own records (the gradebook's counts
+    of timeouts and crashes); learners never see those.
     """
     if not case.hidden:
         return case
-    return CaseResult(stage=case.stage, case=case.case, function=case.function, status=case.status,
+    status = case.status if statuses or case.status in (Status.PASS, Status.SKIPPED, Status.TODO) else Status.FAIL
+    return CaseResult(stage=case.stage, case=case.case, function=case.function, status=status,
                       weight=case.weight, points=case.points, max_points=case.max_points, hidden=True,
                       atol=case.atol, rtol=case.rtol, diagnosis=case.diagnosis, diagnosis_hint=case.diagnosis_hint)
 
 
 def without_hidden_values(result: StageResult) -> StageResult:
     """The stage's result with every hidden case redacted (in place; returned for chaining)."""
-    result.cases = [redacted(c) for c in result.cases]
+    result.cases = [redacted(c, statuses=True) for c in result.cases]
     return result
+
+
+def shown(stage: StageResult) -> StageResult:
+    """A stage as a learner may read it: its hidden cases redacted (so its own status comes from what they show)."""
+    from dataclasses import replace
+
+    return replace(stage, cases=[redacted(c) for c in stage.cases])
+
+
+def shown_report(report: Report) -> Report:
+    """A report as a learner may read it (every renderer starts here)."""
+    from dataclasses import replace
+
+    return replace(report, stages=[shown(s) for s in report.stages])
