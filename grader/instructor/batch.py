@@ -4,8 +4,8 @@ Each submission is unpacked (grader/submissions.py) into its own scratch folder 
 graded there with grade.grade_stage, hidden cases included. Workers are forked processes (the course and numpy
 are already loaded in them); the parent alone writes the gradebook, one transaction per submission, as results
 arrive. A submission whose id and content digest are already in the gradebook is skipped, so a batch killed
-halfway and run again grades only what is missing. A time budget per submission bounds what an endless loop
-costs: the cases left when it runs out are recorded as not run.
+halfway and run again grades only what is missing. A time budget per stage bounds what an endless loop costs:
+the cases left when it runs out are recorded as not run (grader/instructor/upstream.py grades the stages).
 """
 
 from __future__ import annotations
@@ -23,10 +23,8 @@ from pathlib import Path
 from grader import fixtures
 from grader.course import Course, Stage
 from grader.errors import FixtureError, GraderError
-from grader.instructor import submissions
+from grader.instructor import paths, submissions, upstream
 from grader.instructor.gradebook import Entry, Gradebook
-from grader.judge import grade
-from grader.results import Report, Status
 
 
 @dataclass
@@ -34,7 +32,7 @@ class BatchOptions:
     """How a batch runs."""
 
     jobs: int = 1
-    budget: float = 120.0  # seconds one submission may take in all; the rest of its cases are not run
+    budget: float = 120.0  # seconds each stage of a submission may take in all; the rest of its cases are not run
     stages: tuple[str, ...] = ()  # grade only these stages (all by default)
 
 
@@ -58,32 +56,26 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
         try:
             submissions.unpack(sub, scratch)
         except submissions.SubmissionError as e:
-            return Entry(sub.id, digest, "rejected", message=str(e), seconds=time.monotonic() - started)
-        deadline = started + options.budget
-        stages = [course.stage(s) for s in options.stages] if options.stages else list(course.stages)
-        results = []
-        passed: dict[str, bool] = {}
-        for stage in stages:
-            opts = grade.Options(root=scratch, hidden=True, passed=dict(passed), graded=True,
-                                 cancel=lambda: time.monotonic() > deadline, source=_source(course, stage))
-            result = grade.grade_stage(course, stage, opts)
-            for case in result.cases:
-                if case.status is Status.SKIPPED:
-                    case.message = (f"not run: the submission used up its time budget of {options.budget:g} s "
-                                    "(look for an endless loop or very slow code in an earlier case)")
-            passed[stage.id] = result.passed
-            results.append(result)
-        report = Report(course=course.title, stages=results)
-        compute = sum(c.seconds for s in results for c in s.cases)
+            return Entry(sub.id, digest, "rejected", message=paths.scrub(str(e), _places(course, sub, scratch)),
+                         seconds=time.monotonic() - started, max_points=upstream.max_points(course, options.stages))
+        settings = upstream.Settings(options.stages, options.budget, source=lambda stage: _source(course, stage))
+        report = paths.scrub_report(upstream.grade_stages(course, scratch, settings), _places(course, sub, scratch))
+        compute = sum(c.seconds for s in report.stages for c in s.cases)
         return Entry(sub.id, digest, "graded", report=report, seconds=time.monotonic() - started,
                      compute_seconds=compute)
     except FixtureError:
         raise  # the course's problem, not this submission's: the batch stops with the message
     except Exception as e:  # noqa: BLE001 - one submission's grader failure must not stop the cohort
-        return Entry(sub.id, digest, "error", message=f"the grader failed on this submission: "
-                     f"{type(e).__name__}: {e}", seconds=time.monotonic() - started)
+        return Entry(sub.id, digest, "error", message=paths.scrub(f"the grader failed on this submission: "
+                     f"{type(e).__name__}: {e}", _places(course, sub, scratch)), seconds=time.monotonic() - started,
+                     max_points=upstream.max_points(course, options.stages))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _places(course: Course, sub: submissions.Submission, scratch: Path) -> list[str]:
+    """The grading machine's folders, cut from every message a learner may read (grader/instructor/paths.py)."""
+    return paths.places(scratch, sub.path.parent.absolute(), course.root)
 
 
 # A stage's fixtures for a whole batch: verified once per process, each case's inputs read once (StageFixtures

@@ -44,6 +44,7 @@ class Entry:
     message: str = ""
     seconds: float = 0.0  # wall time to grade it
     compute_seconds: float = 0.0  # time spent inside the learner's functions
+    max_points: float = 0.0  # what the stages graded are worth (for a row without a report: rejected, error)
 
 
 class Gradebook:
@@ -85,7 +86,7 @@ class Gradebook:
                 self.db.execute(f"DELETE FROM {table} WHERE {key} = ?", (entry.id,))
             self.db.execute("INSERT INTO submissions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (entry.id, entry.digest, entry.state, report.points if report else 0.0,
-                             report.max_points if report else 0.0, entry.message, entry.seconds,
+                             report.max_points if report else entry.max_points, entry.message, entry.seconds,
                              entry.compute_seconds, time.strftime("%Y-%m-%dT%H:%M:%S%z")))
             for stage in report.stages if report else []:
                 self.db.execute("INSERT INTO stages VALUES (?, ?, ?, ?, ?)",

@@ -3,7 +3,8 @@
 The bundle follows Gradescope's autograder specification: setup.sh and run_autograder at the zip's root; Gradescope
 unpacks the zip into /autograder/source, puts the learner's files in /autograder/submission and reads
 /autograder/results/results.json. The course inside is a derived copy (grader/handout.py) with its hidden cases
-but without reference solutions, since learners' code runs on the same machine.
+but without reference solutions, since learners' code runs on the same machine; with `upstream: reference` it
+holds those of the stages others depend on (grader/instructor/upstream.py), which graded runs stand in.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from pathlib import Path
 
 from grader.course import Course, load_course
 from grader.errors import GraderError, UsageError
-from grader.instructor import handout, submissions
-from grader.judge import grade
+from grader.instructor import handout, paths, submissions, upstream
 from grader.report import gradescope as gradescope_report
 from grader.results import Report
 
@@ -32,6 +32,7 @@ def build_bundle(course: Course, out: Path) -> list[str]:
         root = Path(tmp)
         (root / "course").mkdir()
         handout.derive(course, root / "course", keep_hidden=True)
+        upstream.ship_references(course, root / "course")
         handout.copy_grader(root / "course")
         load_course(root / "course")  # the copy must load, or the bundle is not written
         (root / "course" / "requirements.txt").write_text("\n".join(handout.requirements()) + "\n",
@@ -67,13 +68,12 @@ def autograde(course: Course, submission: Path, results: Path) -> Report | None:
     try:
         sub = submissions.Submission("submission", submission)
         submissions.unpack(sub, scratch, flat_ok=True)
-        stages = []
-        for stage in course.stages:
-            stages.append(grade.grade_stage(course, stage, grade.Options(root=scratch, hidden=True, graded=True)))
-        report = Report(course=course.title, stages=stages)
+        report = upstream.grade_stages(course, scratch, upstream.Settings())
+        report = paths.scrub_report(report, paths.places(scratch, submission.absolute(), course.root))
         data = gradescope_report.results(report, seconds=time.monotonic() - started)
     except submissions.SubmissionError as e:
-        data = gradescope_report.failure(f"Your submission could not be graded: {e}\nSubmit your student/ "
+        why = paths.scrub(str(e), paths.places(scratch, submission.absolute(), course.root))
+        data = gradescope_report.failure(f"Your submission could not be graded: {why}\nSubmit your student/ "
                                          "folder, or the stage files themselves (e.g. gelu.py).")
     except GraderError as e:
         data = gradescope_report.failure(f"The autograder is misconfigured ({e}). Your instructor has been "

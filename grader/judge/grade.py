@@ -20,7 +20,7 @@ from grader import fixtures
 from grader.course import layout, stagecode
 from grader.course.model import Case, Course, Stage
 from grader.errors import UsageError
-from grader.judge import compare, graded
+from grader.judge import compare, graded, loops
 from grader.judge.decoys import CACHE, Lazy
 from grader.judge.sources import CaseSource
 from grader.results import CaseResult, Comparison, StageResult, Status, without_hidden_values
@@ -41,6 +41,7 @@ class Options:
     source: CaseSource | None = None  # another source of case data (a learner's checkpoint); fixtures by default
     extra_substitutes: dict[str, dict[str, Callable[..., Any]]] = field(default_factory=dict)  # for `check`
     graded: bool = False  # untrusted submission: the sandbox's stricter setting (see SECURITY.md)
+    looping: dict[str, str] = field(default_factory=dict)  # graded: learner modules an earlier stage timed out in
     # Public cases only: called with (case, the learner's outputs, the expected ones), e.g. for --save-outputs.
     keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None
 
@@ -87,15 +88,17 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()
-    outcomes = sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel,
-                           graded=options.graded, forget=forget, hide=layout.hidden_from_submissions(course.root))
+    blocked = loops.blocked(options.root or course.root, stage, options.looping, set(substitutes))
+    outcomes = sandbox.run(options.root or course.root, [] if blocked else calls, limits, substitutes, options.cancel,
+                           graded=options.graded, forget=forget, hide=layout.hidden_from_submissions(course.root),
+                           once=options.graded)
     try:
         _collect(stage, options, source, inputs, outcomes, results, imported, total_weight)
     finally:
         outcomes.close()  # ends any child still running, whatever happened here
     done = {r.case for r in results}
-    why_not_run = next((f"not run: case '{r.case}' timed out; fix that first" for r in results
-                        if r.status is Status.TIMEOUT and not options.graded), "not run")
+    why_not_run = blocked or next((f"not run: case '{r.case}' timed out; fix that first" for r in results
+                                   if r.status is Status.TIMEOUT and not options.graded), "not run")
     for case in cases:  # a timed-out or cancelled run: what did not run says so
         if case.id not in done:
             results.append(CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.SKIPPED,
@@ -224,8 +227,11 @@ def _check(stage: Stage, name: str, inputs: dict[str, Any], value: dict[str, np.
 
 def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: StageResult,
                     options: Options) -> list[str]:
-    """When the learner's code calls their own earlier stages, and one of those does not pass yet, say so."""
-    if result.passed or options.isolate:
+    """When the learner's code calls their own earlier stages, and one of those does not pass yet, say so.
+
+    Self-paced only: a graded run says it in the stage's `upstream` record (grader/instructor/upstream.py).
+    """
+    if result.passed or options.isolate or options.graded:
         return []
     notes = []
     for module in sorted(imported):
