@@ -67,7 +67,7 @@ def autograde(course: Course, submission: Path, results: Path) -> Report | None:
     report = None
     try:
         sub = submissions.Submission("submission", submission)
-        submissions.unpack(sub, scratch, flat_ok=True)
+        submissions.unpack(sub, scratch, flat_ok=True, declared=[s.student_file for s in course.stages])
         report = upstream.grade_stages(course, scratch, upstream.Settings())
         report = paths.scrub_report(report, paths.places(scratch, submission.absolute(), course.root))
         data = gradescope_report.results(report, seconds=time.monotonic() - started)

@@ -1,9 +1,11 @@
 """Submissions as they arrive (a folder or a .zip holding student/), copied into a scratch folder with caps.
 
-Nothing from a submission is trusted: a zip entry that is absolute, climbs out with `..`, is a symlink or is
-encrypted rejects the whole zip; so does a zip whose declared or actual unpacked size or file count passes the caps
-(a zip bomb). Only the `.py` files under the submission's `student/` folder are copied, and each must be UTF-8
-text without NUL bytes. Every refusal is a SubmissionError whose message names the file and the next step.
+Nothing from a submission is trusted: a zip entry that is absolute or climbs out with `..` rejects the whole zip;
+so does a symlink or an encrypted entry outside the folders intake.py skips (a virtualenv's links are fine), and a
+zip whose files to grade pass the caps in declared or actual size or number (a zip bomb). Only the files to grade
+are copied (intake.py: the course's stage files, found in any case, in student/ or on their own, and helper .py
+files beside them), and each must be UTF-8 text without NUL bytes. Every refusal is a SubmissionError whose
+message names the file and the next step.
 """
 
 from __future__ import annotations
@@ -12,15 +14,17 @@ import hashlib
 import os
 import stat
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from grader.errors import GraderError
+from grader.instructor import intake
 
-MAX_BYTES = 64 << 20  # unpacked bytes a submission may hold (all entries of a zip)
-MAX_FILES = 2000  # entries a submission may hold
+MAX_BYTES = 64 << 20  # bytes extracted from a submission (the files graded: grader/instructor/intake.py)
+MAX_FILES = 2000  # files extracted from a submission
 MAX_FILE_BYTES = 4 << 20  # one learner source file
-IGNORED = ("__MACOSX", "__pycache__", ".git", ".ipynb_checkpoints")
+MAX_ENTRIES = 50_000  # entries a zip or folder may list (a zipped virtualenv: ~10,000; skipped folders not counted)
 
 
 class SubmissionError(GraderError):
@@ -91,16 +95,17 @@ def digest(sub: Submission) -> str:
     return h.hexdigest()
 
 
-def unpack(sub: Submission, dest: Path, flat_ok: bool = False) -> list[str]:
+def unpack(sub: Submission, dest: Path, flat_ok: bool = False, declared: Sequence[str] = ()) -> list[str]:
     """Copy the submission's student/*.py into dest/student/; return the files copied (relative to dest).
 
-    flat_ok: a submission with no student/ folder but .py files at its top (a Gradescope upload of the files
-    themselves) counts as student/.
+    declared: the course's stage files (`student/gelu.py`, ...): found in any case, in a student/ folder or on
+    their own (grader/instructor/intake.py). flat_ok: with none declared, .py files at the top of a submission
+    with no student/ folder (a Gradescope upload of the files themselves) count as student/.
     """
     if sub.kind == "zip":
-        return _from_zip(sub.path, dest, flat_ok)
+        return _from_zip(sub.path, dest, flat_ok, declared)
     if sub.kind == "folder":
-        return _from_folder(sub.path, dest, flat_ok)
+        return _from_folder(sub.path, dest, flat_ok, declared)
     raise SubmissionError(f"{sub.path}: not a folder or a .zip; each learner's submission must be one of those, "
                           "holding student/")
 
@@ -114,7 +119,7 @@ def _check_text(name: str, data: bytes) -> str:
         raise SubmissionError(f"{name}: not UTF-8 text (byte {e.start}); save it as UTF-8 and submit it again")
 
 
-def _write(dest: Path, rel: PurePosixPath, data: bytes) -> None:
+def _write(dest: Path, rel: PurePosixPath, data: bytes, mtime: float | None = None) -> None:
     target = dest.joinpath(*rel.parts)
     target.parent.mkdir(parents=True, exist_ok=True)
     for parent in reversed(target.relative_to(dest).parents):
@@ -122,54 +127,30 @@ def _write(dest: Path, rel: PurePosixPath, data: bytes) -> None:
         if parent.parts and not init.exists():
             init.write_text("")
     target.write_bytes(data)
+    if mtime is not None:  # the submission's own time (grader/instructor/late.py reads it)
+        os.utime(target, (mtime, mtime))
 
 
-def _student_root(paths: list[PurePosixPath], where: Path, flat_ok: bool) -> PurePosixPath | None:
-    """The prefix under which student/ sits: the shallowest one; None means the files themselves (flat_ok)."""
-    prefixes = {PurePosixPath(*p.parts[:i]) for p in paths for i, part in enumerate(p.parts[:-1])
-                if part == "student" and not any(x in IGNORED for x in p.parts)}
-    if prefixes:
-        depth = min(len(p.parts) for p in prefixes)
-        shallowest = sorted(p for p in prefixes if len(p.parts) == depth)
-        if len(shallowest) > 1:
-            found = ", ".join(f"{p}/student" for p in shallowest)
-            raise SubmissionError(f"{where}: holds several student/ folders ({found}); submit exactly one")
-        return shallowest[0]
-    if flat_ok and any(len(p.parts) == 1 and p.suffix == ".py" for p in paths):
-        return None
-    raise SubmissionError(f"{where}: no student/ folder in it; submit the folder that holds student/ (the one "
-                          "with your stage files, e.g. student/gelu.py)")
+def _choose(paths: list[PurePosixPath], where: Path, flat_ok: bool,
+            declared: Sequence[str]) -> dict[PurePosixPath, PurePosixPath]:
+    try:
+        return intake.choose(paths, declared, flat_ok, str(where))
+    except intake.IntakeError as e:
+        raise SubmissionError(str(e)) from None
 
 
-def _select(paths: list[PurePosixPath], base: PurePosixPath | None) -> dict[PurePosixPath, PurePosixPath]:
-    """Map each learner .py file to its place under student/."""
-    out = {}
-    for p in paths:
-        if p.suffix != ".py" or any(part in IGNORED for part in p.parts):
-            continue
-        if base is None:
-            if len(p.parts) == 1:
-                out[p] = PurePosixPath("student", p.name)
-            continue
-        rel = p.parts[len(base.parts):]
-        if len(rel) >= 2 and rel[0] == "student" and p.parts[:len(base.parts)] == base.parts:
-            out[p] = PurePosixPath(*rel)
-    return out
-
-
-def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
+def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = ()) -> list[str]:
+    listed = intake.zip_entry_count(path)
+    if listed is not None and listed > MAX_ENTRIES:
+        raise SubmissionError(f"{path}: lists {listed} entries (the cap is {MAX_ENTRIES}); submit only student/")
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, ValueError) as e:
         raise SubmissionError(f"{path}: not a readable zip ({e}); zip the folder holding student/ again")
     with zf:
         infos = zf.infolist()
-        if len(infos) > MAX_FILES:
-            raise SubmissionError(f"{path}: holds {len(infos)} entries (the cap is {MAX_FILES}); submit only "
-                                  "student/")
-        declared = sum(i.file_size for i in infos)
-        if declared > MAX_BYTES:
-            raise SubmissionError(f"{path}: unpacks to {declared} bytes (the cap is {MAX_BYTES}); submit only "
+        if len(infos) > MAX_ENTRIES:
+            raise SubmissionError(f"{path}: lists {len(infos)} entries (the cap is {MAX_ENTRIES}); submit only "
                                   "student/")
         names: dict[PurePosixPath, zipfile.ZipInfo] = {}
         for info in infos:
@@ -181,6 +162,8 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
             if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
                 raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder "
                                       "(absolute or '..'); such zips are refused, zip the folder again")
+            if intake.ignored(rel):  # a virtualenv's links, macOS's resource forks: never extracted
+                continue
             if stat.S_ISLNK(info.external_attr >> 16):
                 raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file "
                                       "itself")
@@ -189,7 +172,8 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
                                       "password")
             if not info.is_dir():
                 names[rel] = info
-        chosen = _select(list(names), _student_root(list(names), path, flat_ok))
+        chosen = _choose(list(names), path, flat_ok, declared)
+        _check_caps(path, len(chosen), sum(names[src].file_size for src in chosen))
         total, written = 0, []
         for src, rel in sorted(chosen.items()):
             data = bytearray()
@@ -204,25 +188,27 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
             except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as e:
                 raise SubmissionError(f"{path}: cannot unpack '{src}' ({e}); zip the folder again")
             _check_text(f"{path}: {src}", bytes(data))
-            _write(dest, rel, bytes(data))
+            _write(dest, rel, bytes(data), intake.zip_time(names[src]))
             written.append(str(rel))
     return _finish(dest, written, path)
 
 
-def _from_folder(folder: Path, dest: Path, flat_ok: bool) -> list[str]:
+def _from_folder(folder: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = ()) -> list[str]:
     paths: list[PurePosixPath] = []
     count = 0
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = [d for d in dirnames if d not in IGNORED]
+        dirnames[:] = [d for d in dirnames if not intake.ignored_dir(d)]
+        filenames = [f for f in filenames if not f.startswith(".")]
         for name in dirnames + filenames:
             full = Path(dirpath, name)
             count += 1
-            if count > MAX_FILES:
-                raise SubmissionError(f"{folder}: holds more than {MAX_FILES} files; submit only student/")
+            if count > MAX_ENTRIES:
+                raise SubmissionError(f"{folder}: holds more than {MAX_ENTRIES} files; submit only student/")
             if full.is_symlink():
                 raise SubmissionError(f"{full}: a symbolic link; submissions must hold the files themselves")
         paths.extend(PurePosixPath(Path(dirpath, n).relative_to(folder).as_posix()) for n in filenames)
-    chosen = _select(paths, _student_root(paths, folder, flat_ok))
+    chosen = _choose(paths, folder, flat_ok, declared)
+    _check_caps(folder, len(chosen), 0)
     total, written = 0, []
     for src, rel in sorted(chosen.items()):
         full = folder.joinpath(*src.parts)
@@ -233,9 +219,19 @@ def _from_folder(folder: Path, dest: Path, flat_ok: bool) -> list[str]:
                                   "source only")
         data = full.read_bytes()
         _check_text(str(full), data)
-        _write(dest, rel, data)
+        _write(dest, rel, data, full.stat().st_mtime)
         written.append(str(rel))
     return _finish(dest, written, folder)
+
+
+def _check_caps(where: Path, files: int, size: int) -> None:
+    """The caps on what is extracted: the number of files chosen and the sizes they declare."""
+    if files > MAX_FILES:
+        raise SubmissionError(f"{where}: holds {files} Python files to grade (the cap is {MAX_FILES}); submit "
+                              "only student/")
+    if size > MAX_BYTES:
+        raise SubmissionError(f"{where}: its files to grade unpack to {size} bytes (the cap is {MAX_BYTES}); "
+                              "submit your source only")
 
 
 def _finish(dest: Path, written: list[str], where: Path) -> list[str]:
