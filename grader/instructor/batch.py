@@ -17,13 +17,13 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import fixtures
 from grader.course import Course, Stage
 from grader.errors import FixtureError, GraderError
-from grader.instructor import paths, submissions, upstream
+from grader.instructor import late, paths, regrade, similarity, submissions, upstream
 from grader.instructor.gradebook import Entry, Gradebook
 
 
@@ -34,6 +34,8 @@ class BatchOptions:
     jobs: int = 1
     budget: float = 120.0  # seconds each stage of a submission may take in all; the rest of its cases are not run
     stages: tuple[str, ...] = ()  # grade only these stages (all by default)
+    only: tuple[str, ...] = ()  # regrade only these learners (submission ids)
+    force: bool = False  # regrade even the submissions graded with this content and course state
 
 
 @dataclass
@@ -41,7 +43,9 @@ class Summary:
     """What a batch did."""
 
     total: int = 0
-    skipped: int = 0  # already in the gradebook with the same content
+    skipped: int = 0  # already in the gradebook with the same content and course state
+    stale: int = 0  # regraded because the course changed since they were graded
+    not_submissions: list[str] = field(default_factory=list)  # entries of the folder that are not submissions
     graded: int = 0
     rejected: int = 0
     errors: int = 0
@@ -54,7 +58,7 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
     scratch = Path(tempfile.mkdtemp(prefix="grader-submission-"))
     try:
         try:
-            submissions.unpack(sub, scratch)
+            written = submissions.unpack(sub, scratch, flat_ok=True, declared=[s.student_file for s in course.stages])
         except submissions.SubmissionError as e:
             return Entry(sub.id, digest, "rejected", message=paths.scrub(str(e), _places(course, sub, scratch)),
                          seconds=time.monotonic() - started, max_points=upstream.max_points(course, options.stages))
@@ -62,7 +66,8 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
         report = paths.scrub_report(upstream.grade_stages(course, scratch, settings), _places(course, sub, scratch))
         compute = sum(c.seconds for s in report.stages for c in s.cases)
         return Entry(sub.id, digest, "graded", report=report, seconds=time.monotonic() - started,
-                     compute_seconds=compute)
+                     compute_seconds=compute, submitted_at=late.submitted_at(scratch, written),
+                     fingerprints=similarity.of_files(scratch, written))
     except FixtureError:
         raise  # the course's problem, not this submission's: the batch stops with the message
     except Exception as e:  # noqa: BLE001 - one submission's grader failure must not stop the cohort
@@ -75,7 +80,7 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
 
 def _places(course: Course, sub: submissions.Submission, scratch: Path) -> list[str]:
     """The grading machine's folders, cut from every message a learner may read (grader/instructor/paths.py)."""
-    return paths.places(scratch, sub.path.parent.absolute(), course.root)
+    return paths.places(scratch, sub.path.parent.absolute(), course.root) + [str(sub.path.parent)]
 
 
 # A stage's fixtures for a whole batch: verified once per process, each case's inputs read once (StageFixtures
@@ -116,29 +121,29 @@ def _work(sub: submissions.Submission, digest: str) -> Entry:
 
 
 def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
-        progress: Callable[[Entry], None] | None = None) -> Summary:
-    """Grade every submission in folder that the gradebook lacks; report each as it is recorded."""
+        progress: Callable[[Entry, int, int], None] | None = None) -> Summary:
+    """Grade every submission the gradebook lacks or holds stale (regrade.plan); report each as it is recorded.
+
+    progress(entry, done, to_do) follows each recorded submission.
+    """
     if options.jobs < 1:
         raise GraderError(f"--jobs {options.jobs}: give 1 or more worker processes")
     for s in options.stages:
         course.stage(s)
     started = time.monotonic()
-    subs = submissions.discover(folder)
-    known = book.known()
-    todo = []
-    summary = Summary(total=len(subs))
-    for sub in subs:
-        digest = submissions.digest(sub)
-        if known.get(sub.id) == digest:
-            summary.skipped += 1
-        else:
-            todo.append((sub, digest))
-    for entry in _results(course, todo, options):
+    plan = regrade.plan(course, folder, book, options.stages, options.only, options.force)
+    book.remember_state(plan.state.key, plan.state.parts)
+    book.set_setting("last_state", plan.state.key)  # what the cohort report is of
+    if not plan.single:
+        book.set_setting("submissions", str(folder))  # for the regrade command the report prints
+    summary = Summary(total=plan.total, skipped=plan.current, stale=plan.stale, not_submissions=plan.skipped)
+    for done, entry in enumerate(_results(course, plan.todo, options), 1):
+        entry.course_key = plan.state.key
         book.record(entry)
-        field = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
-        setattr(summary, field, getattr(summary, field) + 1)
+        kind = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
+        setattr(summary, kind, getattr(summary, kind) + 1)
         if progress:
-            progress(entry)
+            progress(entry, done, len(plan.todo))
     summary.seconds = time.monotonic() - started
     return summary
 

@@ -32,7 +32,9 @@ def scrub(text: str, folders: Iterable[str]) -> str:
     """The text with each folder (and anything under the temporary folder the grader made) cut out."""
     text = _SCRATCH.sub("", text)
     for folder in folders:
-        text = text.replace(folder + os.sep, "").replace(folder, ".")
+        text = text.replace(folder + os.sep, "")
+        if os.path.isabs(folder):  # a relative name alone ("subs") may well be a word of the message
+            text = text.replace(folder, ".")
     return text
 
 

@@ -5,7 +5,8 @@ references of every stage it depends on standing in for the learner's (grade.Opt
 `--isolate` does for a learner), so one mistake upstream costs its own stage only. "own" grades it with the
 learner's own earlier stages; a stage that fails while one of those fails is graded once more with the references,
 to tell "fails only because of an earlier stage" from a mistake of its own. Either way the stage's result carries
-an `Upstream` record (which of the learner's earlier stages fail) and says it in a note, so every output names it.
+an `Upstream` record (which of the learner's earlier stages it imports, directly or through their other files,
+fail) and says it in a note, so every output names it.
 
 A copy of the course without reference solutions (a handout) cannot stand references in: it grades with the
 learner's own and says so. The budget is per stage: one stage that loops costs that stage's cases, not the rest of
@@ -72,8 +73,9 @@ def grade_stages(course: Course, root: Path, settings: Settings) -> Report:
         references = bool(deps) and has_references(course, deps)
         result = _grade(course, stage, root, settings, deadline, looping, policy == "reference" and references)
         if deps:
+            uses = loops.reachable(root, stage.module)  # an earlier stage the learner's code never imports is no cause
             up = Upstream(policy="reference" if policy == "reference" and references else "own",
-                          failing=[d for d in deps if passed.get(d) is False],
+                          failing=[d for d in deps if passed.get(d) is False and course.stage(d).module in uses],
                           not_graded=[d for d in deps if d not in passed])
             if up.policy == "reference":
                 up.with_references = result.passed

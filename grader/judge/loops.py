@@ -33,6 +33,22 @@ def imported(source: str, package: str = "student") -> set[str]:
     return out
 
 
+def reachable(root: Path, module: str) -> set[str]:
+    """The learner modules a module imports, directly or through others of the learner's (read, never imported)."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        try:
+            source = (root / (current.replace(".", "/") + ".py")).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for found in imported(source) - seen:
+            seen.add(found)
+            todo.append(found)
+    return seen - {module}
+
+
 def stuck(result: StageResult) -> dict[str, str]:
     """The learner modules a stage's timeouts were stuck in, each with a few words on the timeout."""
     out: dict[str, str] = {}
