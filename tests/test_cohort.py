@@ -112,7 +112,7 @@ def test_the_report_says_whom_to_help_and_with_what(class_of: tuple[Course, Path
     assert report.batch_date and report.course_version.startswith("course state ")
     text = cohort.render_text(report)
     assert "!double:secret" in text and "plus_two                     1 submissions (3 cases): dan" in text
-    assert "dan" in text.split("Per learner")[1] and "timeout 1" in text
+    assert "dan" in text.split("Per learner")[1] and "timed out 1" in text
 
 
 def test_feedback_for_one_learner_and_files_for_all(class_of: tuple[Course, Path], tmp_path: Path) -> None:

@@ -126,5 +126,5 @@ def test_lateness_from_the_files_and_the_policy(mini: Course, tmp_path: Path) ->
     assert lms == {"id": "score", "on_time": "7", "in_grace": "7", "a_day_late": "5.25", "folder_late": "3.5",
                    "too_late": "0"}
     report = run_cli("report", "--db", str(db), cwd=mini.root).stdout  # the deadline was kept by batch
-    assert "3 submissions late" in report and "a_day_late   5.25/7 (0.5 d late, was 7)" in report
+    assert "3 submissions late" in report and "a_day_late   5.25/7 (11.8 h late, was 7)" in report
     assert late.final_points(8, 0.01, mini.late) == 8  # no policy in the mini course: late costs nothing

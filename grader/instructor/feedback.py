@@ -20,6 +20,7 @@ from grader.errors import UsageError
 from grader.instructor import late
 from grader.instructor.gradebook import Gradebook
 from grader.report import text
+from grader.report.cohorttext import late_words
 from grader.results import without_hidden_values
 from grader.results.cohort import Row
 
@@ -42,7 +43,7 @@ def for_learner(course: Course, book: Gradebook, sid: str, deadline: float | Non
     head = [f"{course.title}: feedback for {row.id}", f"Graded {row.graded_at} (course state {row.course_key[:10]})"]
     if row.submitted_at is not None:
         head.append("Submitted " + time.strftime("%Y-%m-%d %H:%M %z", time.localtime(row.submitted_at)) +
-                    (f", {row.late_days:.1f} days late" if row.late_days else ""))
+                    (f", {late_words(row.late_days)} late" if row.late_days else ""))
     if row.state != "graded":
         why = ("could not be graded" if row.state == "rejected" else
                "was not graded: the grader failed on it (your instructor will grade it again)")

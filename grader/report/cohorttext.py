@@ -11,6 +11,15 @@ from __future__ import annotations
 from grader.results.cohort import BINS, OUTCOMES, CohortReport, Learner
 
 SHOW_WHO = 8  # names listed per mistake before "and N more"
+LABELS = {"timeout": "timed out", "crashed": "crashed", "syntax_error": "syntax or import error",
+          "exception": "raised", "not_started": "not started", "skipped": "not run"}
+
+
+def late_words(days: float) -> str:
+    """How late, in the unit that reads best: `40 min`, `5.5 h`, `2.1 d`."""
+    if days < 1 / 24:
+        return f"{max(1, round(days * 1440))} min"
+    return f"{days * 24:.1f} h" if days < 1 else f"{days:.1f} d"
 
 
 def _names(ids: list[str]) -> str:
@@ -25,7 +34,7 @@ def learner_line(learner: Learner, width: int) -> str:
     score = f"{learner.final:.4g}/{learner.max_points:.4g}"
     if learner.late_days:
         was = f", was {learner.points:.4g}" if learner.final != learner.points else ""
-        score += f" ({learner.late_days:.1f} d late{was})"
+        score += f" ({late_words(learner.late_days)} late{was})"
     marks = " ".join(f"{s.stage}:{s.status}" for s in learner.stages if s.status != "pass") or "all pass"
     line = f"  {learner.id:<{width}}  {score:<12} {marks}"
     if learner.mistakes:
@@ -57,11 +66,10 @@ def render(report: CohortReport) -> str:
         lines.append(f"  {s.id:<14} {100 * s.pass_rate:5.1f}%  ({s.passed} of {s.graded}; {s.not_started} not "
                      f"started; mean {s.mean_points:.3g}/{s.max_points:g}{blamed})")
     lines += ["", "Outcomes (submissions with a case of each):",
-              "  " + "  ".join(f"{k.replace('_', ' ')} {report.outcomes.get(k, 0)}" for k in OUTCOMES)]
+              "  " + "  ".join(f"{LABELS[k]} {report.outcomes.get(k, 0)}" for k in OUTCOMES)]
     for s in report.stages:
         if any(s.outcomes.values()):
-            lines.append(f"  {s.id:<14} " + "  ".join(f"{k.replace('_', ' ')} {n}" for k, n in s.outcomes.items()
-                                                       if n))
+            lines.append(f"  {s.id:<14} " + "  ".join(f"{LABELS[k]} {n}" for k, n in s.outcomes.items() if n))
     lines += ["", "Pass rate per case (! = far below its stage's other cases: check the case itself):"]
     for c in report.cases:
         mark = "!" if c.suspect else " "
