@@ -13,20 +13,22 @@ learner's own and says so. The budget is per stage: one stage that loops costs t
 the submission's. A function that timed out is not called again (judge/grade.py, run/sandbox.py `once`), nor is a
 later stage whose file imports the module that looped (judge/loops.py).
 
-Graded runs go through the submission's jail (grader/run/jail/), which never runs reference code beside a
-submission: jailed, `upstream: reference` grades with the learner's own earlier stages instead (no second grade with
-references either), and the report and each such stage say so in a note. With --unsandboxed (trusted submissions)
-the forked graded child stands the references in as before. Each stage is graded in the submission's jail, public
-cases then hidden ones; a jail that ran hidden cases is ended before the next stage's public cases run, so nothing a
-hidden call saw can be shown under a later public case (docs/jail.md).
+Graded runs go through the submission's jail (grader/run/jail/), which never takes reference functions as
+stand-ins (the forked child's --isolate). A stage graded with references runs instead in a jail of its own whose
+copy of student/ holds, in place of each earlier stage's learner file, that stage's reference.py (with the learner's
+function names bound to the reference's): `with_references`. With --unsandboxed (trusted submissions) the forked
+graded child stands the references in as before. Each stage is graded in the submission's jail, public cases then
+hidden ones; a jail that ran hidden cases is ended before the next stage's public cases run, so nothing a hidden
+call saw can be shown under a later public case (docs/jail.md).
 """
 
 from __future__ import annotations
 
 import shutil
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.course import Course, Stage
@@ -36,9 +38,7 @@ from grader.report.casetext import upstream_sentence
 from grader.results import UNJAILED, Report, StageResult, Status, Upstream
 from grader.run.jail import Jail
 
-JAILED_OWN = ("The course grades each stage with the references of the stages it depends on (upstream: reference), "
-              "but the jail never runs reference code beside a submission: these stages were graded with the "
-              "learner's own earlier stages (grade trusted submissions with --unsandboxed for the course's policy).")
+REFERENCES = ".grader-references-"  # a stage's copy of student/ with the references in (under the submission root)
 
 
 @dataclass
@@ -85,17 +85,15 @@ def grade_stages(course: Course, root: Path, settings: Settings) -> Report:
 def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report:
     stages = [course.stage(s) for s in settings.stages] if settings.stages else list(course.stages)
     policy = settings.policy or course.upstream
-    jailed = not box.unsandboxed
     passed: dict[str, bool] = {}
     looping: dict[str, str] = {}
     results = []
-    fell_back = False
     for i, stage in enumerate(stages):
         if i and any(c.hidden for c in stages[i - 1].cases):
             box.close()  # the next stage's public cases never run in a jail that ran hidden ones
         deadline = time.monotonic() + settings.budget
         deps = earlier(course, stage)
-        references = bool(deps) and has_references(course, deps) and not jailed
+        references = bool(deps) and has_references(course, deps)
         result = _grade(course, stage, root, settings, box, deadline, looping, policy == "reference" and references)
         if deps:
             uses = loops.reachable(root, stage.module)  # an earlier stage the learner's code never imports is no cause
@@ -110,17 +108,13 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
             sentence = upstream_sentence(result)
             if sentence:
                 result.notes.append(sentence)
-            if policy == "reference" and jailed:
-                fell_back = True
-                result.notes.append(JAILED_OWN)
-            elif policy == "reference" and not references:
+            if policy == "reference" and not references:
                 result.notes.append("The course grades each stage with the references of the stages it depends on, "
                                     "but this copy of the course has none: graded with your own.")
         passed[stage.id] = result.passed
         looping.update(loops.stuck(result))
         results.append(result)
-    notes = [UNJAILED] if box.unsandboxed else []
-    return Report(course=course.title, stages=results, notes=notes + ([JAILED_OWN] if fell_back else []))
+    return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
 
 
 def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, deadline: float,
@@ -128,12 +122,37 @@ def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Ja
     options = grade.Options(root=root, hidden=True, graded=True, isolate=isolate, looping=dict(looping),
                             jail=box, unsandboxed=box.unsandboxed, cancel=lambda: time.monotonic() > deadline,
                             source=settings.source(stage) if settings.source else None)
-    result = grade.grade_stage(course, stage, options)
+    if isolate and not box.unsandboxed:  # the jail takes no stand-ins: the references are written in as files
+        result = with_references(course, stage, root, options)
+    else:
+        result = grade.grade_stage(course, stage, options)
     for case in result.cases:
         if case.status is Status.SKIPPED and case.message == "not run":
             case.message = (f"not run: this stage used up its time budget of {settings.budget:g} s (look for an "
                             "endless loop or very slow code in an earlier case)")
     return result
+
+
+def with_references(course: Course, stage: Stage, root: Path, options: grade.Options) -> StageResult:
+    """Grade a stage in a jail of its own whose student/ holds the references of the stages it depends on."""
+    copy = Path(tempfile.mkdtemp(prefix=REFERENCES, dir=root))
+    try:
+        shutil.copytree(root / "student", copy / "student", symlinks=True)
+        deps = [course.stage(d) for d in earlier(course, stage)]
+        looping = {m: why for m, why in options.looping.items() if m not in {d.module for d in deps}}  # replaced
+        for dep in deps:
+            source = (dep.dir / "reference.py").read_text(encoding="utf-8")
+            names = [f"{f.name} = {f.reference}\n" for f in dep.functions if f.name != f.reference]
+            target = copy / dep.student_file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source + ("\n\n# the learner's names for the reference's functions\n" if names else "")
+                              + "".join(names), encoding="utf-8")
+        assert options.jail is not None
+        with Jail(copy, options.jail.settings) as box:
+            return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, jail=box,
+                                                                looping=looping))
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
 
 
 def ship_references(course: Course, dest: Path) -> list[str]:

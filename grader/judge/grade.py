@@ -96,8 +96,13 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     if options.jail.unsandboxed:
         # A forked child is a copy of this process: each pass is graded in a process of its own (judge.graded), so
         # the process forking the next submission's children never held another's expected values.
-        return graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
-    return without_hidden_values(_grade(course, stage, options))
+        result = graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
+    else:
+        result = without_hidden_values(_grade(course, stage, options))
+    for case in result.cases:  # a function that timed out is not called again by the stage's other pass (`once`)
+        if case.status is Status.TIMEOUT:
+            options.jail.stuck.setdefault((stage.module, case.function), case.case)
+    return result
 
 
 def graded_stages(course: Course, stages: list[Stage], options: Options,

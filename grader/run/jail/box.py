@@ -48,6 +48,7 @@ class Jail:
             reap.become_subreaper()
         self._limits_said: list[str] = []
         self._uid: int | None = None
+        self.stuck: dict[tuple[str, str], str] = {}  # `once`: (module, function) -> the case it timed out on
 
     def __enter__(self) -> Jail:
         return self
@@ -83,9 +84,10 @@ class Jail:
         `limits.timeout` is per call (wall clock, enforced from here), `limits.memory_mb` caps the jail's processes
         together (cgroup) and each one alone (RLIMIT_AS); `cpu_seconds` caps one call's CPU time (cgroup); each
         call's result may carry at most its `max_bytes`. `cancel` is polled; when it returns True the jail is killed
-        and the run ends. `once`: a function that timed out is not called again; its later calls come back SKIPPED
-        at once, as sandbox.run's `once` does. `unsandboxed` holds sandbox.run's `hide` and `forget`, for the
-        --unsandboxed setting, which alone takes `substitutes` (trusted submissions: the forked child runs them).
+        and the run ends. `once`: a function that timed out is not called again, in this run or this jail's later
+        ones; its later calls come back SKIPPED at once, as sandbox.run's `once` does. `unsandboxed` holds
+        sandbox.run's `hide` and `forget`, for the --unsandboxed setting, which alone takes `substitutes` (trusted
+        submissions: the forked child runs them).
         """
         if substitutes and not self.unsandboxed:
             raise UsageError("--isolate puts the course's reference code in place of earlier stages, and graded "
@@ -93,12 +95,12 @@ class Jail:
                              "without --isolate")
         if self.unsandboxed:
             for outcome in sandbox.run(self.root, calls, limits, substitutes, cancel=cancel, graded=True, once=once,
-                                       **unsandboxed):
+                                       stuck=self.stuck, **unsandboxed):
                 outcome.isolation = f"{UNJAILED}: {outcome.isolation or 'a forked child'}"
                 yield outcome
             return
         todo = list(calls)
-        stuck: dict[tuple[str, str], str] = {}  # (module, function) -> the case it timed out on (`once`)
+        stuck = self.stuck if once else {}  # kept across runs: a stage's public and hidden passes
         while todo and not (cancel is not None and cancel()):
             while todo and (todo[0].module, todo[0].function) in stuck:  # a timeout ended the jail: not again
                 call = todo.pop(0)
