@@ -4,9 +4,8 @@ The bundle follows Gradescope's autograder specification: setup.sh and run_autog
 unpacks the zip into /autograder/source, puts the learner's files in /autograder/submission and reads
 /autograder/results/results.json. The course inside is a derived copy (grader/instructor/handout.py) with its
 hidden cases but without reference solutions, since learners' code runs on the same machine; with `upstream:
-reference` it holds those of the stages others depend on (grader/instructor/upstream.py), which only a bundle built
-with --unsandboxed stands in (the jail never runs reference code beside a submission: jailed, such stages are graded
-with the learner's own and results.json says so). setup.sh installs bubblewrap: each submission is graded in one
+reference` it holds those of the stages others depend on (grader/instructor/upstream.py), which graded runs stand
+in (jailed: written as the learner's files into a jail of the stage's own). setup.sh installs bubblewrap: each submission is graded in one
 jail (grader/run/jail/). A bundle built with --unsandboxed grades in forked children instead, and every
 results.json says NOT jailed.
 """
