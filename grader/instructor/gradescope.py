@@ -5,9 +5,9 @@ unpacks the zip into /autograder/source, puts the learner's files in /autograder
 /autograder/results/results.json. The course inside is a derived copy (grader/instructor/handout.py) with its
 hidden cases but without reference solutions, since learners' code runs on the same machine; with `upstream:
 reference` it holds those of the stages others depend on (grader/instructor/upstream.py), which graded runs stand
-in (jailed: written as the learner's files into a jail of the stage's own). setup.sh installs bubblewrap: each submission is graded in one
-jail (grader/run/jail/). A bundle built with --unsandboxed grades in forked children instead, and every
-results.json says NOT jailed.
+in (jailed: written as the learner's files into a jail of the stage's own). setup.sh installs bubblewrap: each
+submission is graded in one jail (grader/run/jail/). A bundle built with --unsandboxed grades in forked children
+instead, and every results.json says NOT jailed.
 """
 
 from __future__ import annotations

@@ -79,8 +79,8 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     options = options or Options()
     if not options.graded:
         return _grade(course, stage, options)
-    trusted = options.unsandboxed or (options.jail is not None and options.jail.unsandboxed)
-    if (options.isolate or options.extra_substitutes) and not trusted:  # --unsandboxed: the forked child takes them
+    if (options.isolate or options.extra_substitutes) and not (options.unsandboxed or (options.jail and
+                                                                          options.jail.unsandboxed)):  # trusted only
         raise UsageError("--isolate puts the course's reference code in place of earlier stages, and graded mode "
                          "never runs reference code beside a submission (the jail refuses it): grade without "
                          "--isolate")
@@ -93,12 +93,10 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     if any(c.hidden for c in cases) and not all(c.hidden for c in cases):  # never in one job: two passes
         return graded_stages(course, [stage], options)[0]
     CACHE.disk = layout.decoy_cache(course.root)  # hidden cases' decoy outputs: on disk, not in memory
-    if options.jail.unsandboxed:
-        # A forked child is a copy of this process: each pass is graded in a process of its own (judge.graded), so
-        # the process forking the next submission's children never held another's expected values.
-        result = graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
-    else:
-        result = without_hidden_values(_grade(course, stage, options))
+    # Unsandboxed, a forked child is a copy of this process: each pass is graded in a process of its own
+    # (judge.graded), so the process forking the next submission's children never held another's expected values.
+    result = (graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
+              if options.jail.unsandboxed else without_hidden_values(_grade(course, stage, options)))
     for case in result.cases:  # a function that timed out is not called again by the stage's other pass (`once`)
         if case.status is Status.TIMEOUT:
             options.jail.stuck.setdefault((stage.module, case.function), case.case)
