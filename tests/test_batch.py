@@ -152,7 +152,7 @@ def test_a_killed_batch_resumes_without_loss_or_duplicates(mini_template: Path, 
 def test_zip_caps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     big = make_zip(tmp_path / "big.zip", [("student/double.py", b"# " + b"x" * 100_000 + b"\n")])
     monkeypatch.setattr(submissions, "MAX_BYTES", 50_000)
-    with pytest.raises(submissions.SubmissionError, match="unpacks to 100003 bytes"):
+    with pytest.raises(submissions.SubmissionError, match="files to grade unpack to 100003 bytes"):
         submissions.unpack(submissions.Submission("big", big), tmp_path / "a")
     monkeypatch.setattr(submissions, "MAX_BYTES", 10_000_000)
     monkeypatch.setattr(submissions, "MAX_FILE_BYTES", 50_000)  # the bytes actually read count, not the header
@@ -160,7 +160,7 @@ def test_zip_caps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         submissions.unpack(submissions.Submission("big", big), tmp_path / "b")
     many = make_zip(tmp_path / "many.zip", [(f"student/f{i}.py", b"") for i in range(30)])
     monkeypatch.setattr(submissions, "MAX_FILES", 20)
-    with pytest.raises(submissions.SubmissionError, match="30 entries"):
+    with pytest.raises(submissions.SubmissionError, match="holds 30 Python files to grade"):
         submissions.unpack(submissions.Submission("many", many), tmp_path / "c")
 
 

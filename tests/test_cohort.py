@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from conftest import GRADED_FLAGS, run_cli
 from test_batch import GOOD, folder, student
+from test_upstream import CALLS_DOUBLE
 
-from grader.course import load_course
+from grader.course import Course, load_course
 from grader.instructor import cohort
-from grader.instructor.gradebook import Entry, Gradebook
-from grader.report import html
+from grader.instructor.gradebook import Gradebook
 
 
 @pytest.fixture
@@ -70,24 +70,126 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
+PRINTS = "def run_double(x):\n    print('shape seen', x.shape)\n    return x + 2\n"
+
+
+@pytest.fixture
+def class_of(mini: Course, tmp_path: Path) -> tuple[Course, Path]:
+    """A cohort graded against a course whose hidden case is broken (its reference is wrong on that input only)."""
+    ref = mini.root / "stages" / "double" / "reference.py"
+    ref.write_text("def double(x):\n    return 2 * x if x.size != 5 else 2 * x + 1  # a bug on the hidden input\n")
+    assert run_cli("fixtures", "build", "--stage", "double", cwd=mini.root).returncode == 0
+    subs = tmp_path / "subs"
+    for name in ("ann", "ben", "cat"):
+        folder(subs, name, student(GOOD))
+    folder(subs, "dan", student({**GOOD, "double": PRINTS, "combine": CALLS_DOUBLE}))
+    folder(subs, "eve", student({**GOOD, "double": "def run_double(x):\n    while True:\n        pass\n"}))
+    folder(subs, "fay", student({**GOOD, "double": "def run_double(x:\n"}))
+    folder(subs, "gus", student({**GOOD, "split": "def run_split(x):\n    raise NotImplementedError('todo')\n"}))
+    folder(subs, "hal", {"readme.md": "forgot"})
+    db = tmp_path / "gb.sqlite"
+    result = run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", cwd=mini.root)
+    assert result.returncode == 0, result.stderr
+    return load_course(mini.root), db
+
+
+def test_the_report_says_whom_to_help_and_with_what(class_of: tuple[Course, Path]) -> None:
+    course, db = class_of
+    with Gradebook(db, course.title) as book:
+        report = cohort.build(course, book)
+    learners = {x.id: x for x in report.learners}
+    assert learners["dan"].mistakes == ["double: plus_two"]
+    assert learners["dan"].upstream == ["combine ← double (only cause)"]
+    assert [s.status for s in learners["eve"].stages][:1] == ["timeout"]
+    assert learners["hal"].state == "rejected" and "no student/ folder" in learners["hal"].message
+    assert report.outcomes["timeout"] == 1 and report.outcomes["syntax_error"] == 1
+    assert report.outcomes["not_started"] == 1
+    assert next(s for s in report.stages if s.id == "combine").blamed == 1
+    assert [(m.id, m.who) for m in report.mistakes] == [("plus_two", ["dan"])]
+    cases = {(c.stage, c.case): c for c in report.cases}
+    assert cases["double", "secret"].hidden and cases["double", "secret"].pass_rate == 0
+    assert cases["double", "secret"].suspect and not cases["double", "small"].suspect  # the broken case stands out
+    assert report.batch_date and report.course_version.startswith("course state ")
+    text = cohort.render_text(report)
+    assert "!double:secret" in text and "plus_two                     1 submissions (3 cases): dan" in text
+    assert "dan" in text.split("Per learner")[1] and "timed out 1" in text
+
+
+def test_feedback_for_one_learner_and_files_for_all(class_of: tuple[Course, Path], tmp_path: Path) -> None:
+    course, db = class_of
+    one = run_cli("feedback", "--db", str(db), "dan", cwd=course.root)
+    assert one.returncode == 0, one.stderr
+    out = one.stdout
+    assert "feedback for dan" in out and "Score: 3/7" in out and "Known mistake: plus_two" in out
+    assert "worst at" in out and "first mismatches" in out  # failing public cases in full
+    assert "shape seen (2, 3)" in out and "(5,)" not in out  # a hidden case's printed output is never shown
+    assert "secret" in out and "does not match" in out
+    assert "graded with the reference double" in out
+    near = run_cli("feedback", "--db", str(db), "dann", cwd=course.root)
+    assert near.returncode == 2 and "did you mean 'dan'" in near.stderr
+    files = tmp_path / "feedback"
+    done = run_cli("report", "--db", str(db), "--feedback", str(files), cwd=course.root)
+    assert done.returncode == 0 and "wrote 8 feedback files" in done.stdout
+    assert sorted(p.name for p in files.iterdir()) == [f"{n}.txt" for n in
+                                                       ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")]
+    assert "could not be graded" in (files / "hal.txt").read_text()
+    assert (files / "dan.txt").read_text() == out
+
+
+def _png_colours(png: bytes) -> set[tuple[int, int, int]]:
+    """The colours of a PNG screenshot (8-bit RGB or RGBA, not interlaced: what chromium writes)."""
+    import struct
+    import zlib
+
+    width, height, depth, kind = struct.unpack(">IIBB", png[16:26])
+    assert depth == 8 and kind in (2, 6)
+    data, at = b"", 8
+    while at < len(png):
+        size, tag = struct.unpack(">I4s", png[at:at + 8])
+        if tag == b"IDAT":
+            data += png[at + 8:at + 8 + size]
+        at += 12 + size
+    raw, bpp = zlib.decompress(data), 3 if kind == 2 else 4
+    stride, prev, colours = width * bpp, bytearray(width * bpp), set()
+    for y in range(height):
+        kind_f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a, b = line[i - bpp] if i >= bpp else 0, prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if kind_f == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind_f == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind_f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind_f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        colours.update(tuple(line[i:i + 3]) for i in range(0, stride, bpp * 7))  # every 7th pixel is plenty
+        prev = line
+    return colours  # type: ignore[return-value]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(_chromium() is None, reason="no chromium on PATH (Debian: apt-get install -y chromium)")
-def test_html_renders_in_a_headless_browser(tmp_path: Path) -> None:
-    book = Gradebook(tmp_path / "gb.sqlite", "Mini")
-    course = load_course(Path(__file__).parent / "minicourse")
-    for i in range(7):
-        book.record(Entry(f"s{i}", "d", "rejected" if i == 6 else "graded", message="bad zip ü"))
+def test_html_renders_in_a_headless_browser(class_of: tuple[Course, Path], tmp_path: Path) -> None:
+    """The per-learner table, rendered by a real browser: in its DOM, and on screen (its cells' colours)."""
+    course, db = class_of
     page = tmp_path / "cohort.html"
-    page.write_text(html.render(cohort.build(course, book)), encoding="utf-8")
+    done = run_cli("report", "--db", str(db), "--html", str(page), cwd=course.root)
+    assert done.returncode == 0, done.stderr
     args = [_chromium() or "", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'p'}"]
     dom = subprocess.run([*args, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=90)
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert "<svg" in dom.stdout and dom.stdout.count('class="bar"') == cohort.BINS
-    assert "Pass rate per stage" in dom.stdout and "bad zip ü" in dom.stdout
-    shot = subprocess.run([*args, f"--screenshot={tmp_path / 'shot.png'}", "--window-size=900,900", page.as_uri()],
-                          capture_output=True, text=True, timeout=90)
+    assert "Pass rate per stage" in dom.stdout and 'id="learners"' in dom.stdout
+    assert dom.stdout.count('<tr class="learner">') == 8 and "combine ← double (only cause)" in dom.stdout
+    assert 'class="suspect"' in dom.stdout  # the broken hidden case
+    shot = subprocess.run([*args, f"--screenshot={tmp_path / 'shot.png'}", "--window-size=1200,1400",
+                           page.as_uri()], capture_output=True, text=True, timeout=90)
     assert shot.returncode == 0, shot.stderr[-2000:]
-    png = (tmp_path / "shot.png").read_bytes()
-    assert png.startswith(b"\x89PNG") and len(png) > 5000
-    book.close()
+    colours = _png_colours((tmp_path / "shot.png").read_bytes())
+    pass_cell, fail_cell, todo_cell = (0xD8, 0xF0, 0xDF), (0xF8, 0xD7, 0xD7), (0xFF, 0xF1, 0xB8)
+    assert {pass_cell, fail_cell, todo_cell} <= colours, "the per-learner table's cells are not on screen"

@@ -39,6 +39,16 @@ def test_the_mini_course_loads_into_typed_objects(course_dir):
     assert double.case("secret").hidden and double.case("random").weight == 3
     assert course.stage("split").functions[0].keys == ("left", "right")
     assert course.stage("combine").depends_on == ("double",)
+    assert course.upstream == "reference" and course.late.per_day == 0  # the defaults for graded runs
+
+
+def test_upstream_and_late_policies_are_read_and_cached(course_dir):
+    edit(course_dir / "course.yaml", "stages:", "upstream: own\nlate: {grace_minutes: 15, per_day: 0.1, "
+         "max_days: 3}\nstages:")
+    for _ in range(2):  # validated, then from the cache
+        course = load_course(course_dir)
+        assert course.upstream == "own"
+        assert (course.late.grace_minutes, course.late.per_day, course.late.max_days) == (15, 0.1, 3)
 
 
 STAGE = "stages/double/stage.yaml"
@@ -79,6 +89,11 @@ STAGE = "stages/double/stage.yaml"
     (STAGE, "[[1.0, -2.0, 3.5], [0.0, 4.0, -1.0]]", "[[1.0, -2.0, 3.5], [0.0]]", r"every row the same length"),
     ("stages/combine/stage.yaml", "depends_on: [double]", "depends_on: [split]",
      r"depends_on 'split' must be a stage listed before 'combine'"),
+    ("course.yaml", "stages:", "upstream: mine\nstages:", r"course.yaml:6: upstream must be 'reference' .* or 'own'"),
+    ("course.yaml", "stages:", "late:\n  per_day: 10\nstages:", r"course.yaml:7: late.per_day is the share"),
+    ("course.yaml", "stages:", "late:\n  grace: 5\nstages:", r"course.yaml:7: unknown key 'grace' in late.*Allowed: "
+                                                              r"grace_minutes"),
+    ("course.yaml", "stages:", "late:\n  max_days: -1\nstages:", r"course.yaml:7: late.max_days must be"),
 ])
 def test_bad_definitions_are_refused_with_file_line_and_key(course_dir, file, old, new, match):
     edit(course_dir / file, old, new)

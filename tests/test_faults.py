@@ -305,7 +305,7 @@ def test_gradebook_survives(tmp_path, fault):
     book = gradebook.Gradebook(db, "C")  # opens (recovering its journal) and ...
     rows = {r.id: r for r in book.rows()}
     assert set(rows) == {"alice", "bob"}  # ... alice's earlier grade, whole; bob untouched
-    assert book.known() == {"alice": "d1", "bob": "b1"} and rows["alice"].stages["gelu"][0] == "fail"
+    assert book.known() == {"alice": ("d1", ""), "bob": ("b1", "")} and rows["alice"].stages["gelu"][0] == "fail"
     assert [c.case for c in book.cases() if c.submission == "alice"] == ["c"]
     book.close()
 

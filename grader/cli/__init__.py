@@ -1,7 +1,7 @@
 """The command line: subcommands, exit codes, and the one place a GraderError becomes a message.
 
-Its arguments are in grader/cli/args.py; the instructors' commands (handout, batch, report, gradescope, autograde) in
-grader/cli/instructor.py.
+Its arguments are in grader/cli/args.py; the instructors' commands (handout, batch, report, feedback, gradescope,
+autograde) in grader/cli/instructor.py (what they do: grader/instructor/commands.py).
 
 Exit codes: 0 every graded stage passes, 1 some stage fails, 2 a usage, course or fixture error.
 Imports are kept to what each command needs: a grade never imports jinja2.

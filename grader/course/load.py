@@ -13,7 +13,18 @@ from typing import Any
 
 from grader import fsutil
 from grader.course import layout
-from grader.course.model import FORMAT_VERSION, Case, Course, Decoy, External, Function, InputSpec, Stage, Tolerance
+from grader.course.model import (
+    FORMAT_VERSION,
+    Case,
+    Course,
+    Decoy,
+    External,
+    Function,
+    InputSpec,
+    LatePolicy,
+    Stage,
+    Tolerance,
+)
 
 
 def load_course(root: Path | str = ".", cache: bool = True) -> Course:
@@ -95,6 +106,6 @@ def _course_from(root: Path, d: dict[str, Any]) -> Course:
             "hints": tuple(s["hints"]),
             "external": External(tuple(s["external"]["artifacts"]), s["external"]["open"]) if s.get("external")
             else None}))
-    return Course(**{**d, "root": root, "stages": tuple(stages)})
+    return Course(**{**d, "root": root, "stages": tuple(stages), "late": LatePolicy(**d.get("late", {}))})
 
 

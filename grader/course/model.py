@@ -213,6 +213,18 @@ class Stage:
         return next(c for c in self.cases if c.id == case_id)
 
 
+UPSTREAM_POLICIES = ("reference", "own")  # course.yaml `upstream:`; see Course.upstream
+
+
+@dataclass(frozen=True)
+class LatePolicy:
+    """What a late submission costs (course.yaml `late:`); the deadline itself is `batch --deadline`."""
+
+    grace_minutes: float = 0.0  # this late still counts as on time
+    per_day: float = 0.0  # share of the points taken off per day late (a started day counts whole)
+    max_days: float | None = None  # later than this many days past the deadline: no points
+
+
 @dataclass(frozen=True)
 class Course:
     """The whole course, in order."""
@@ -222,6 +234,10 @@ class Course:
     stages: tuple[Stage, ...]
     timeout: float
     memory_mb: int
+    # Graded runs (batch, Gradescope): "reference" grades each stage with the reference of the stages it depends
+    # on in place of the learner's (one upstream mistake costs its own stage only); "own" uses the learner's.
+    upstream: str = "reference"
+    late: LatePolicy = field(default_factory=LatePolicy)
 
     def stage(self, stage_id: str) -> Stage:
         from grader.errors import UsageError

@@ -16,12 +16,14 @@ from grader.course import inputs, layout
 from grader.course.inputs import DTYPES
 from grader.course.model import (
     FORMAT_VERSION,
+    UPSTREAM_POLICIES,
     Artifact,
     Case,
     Course,
     Decoy,
     External,
     Function,
+    LatePolicy,
     Stage,
     Tolerance,
     Weights,
@@ -65,7 +67,8 @@ def load(root: Path) -> Course:
         raise CourseError(f"{path}: no course here. Run the grader from the course folder, or pass --root DIR.")
     w = Where(path)
     doc = read_yaml(path)
-    w.fields(doc, "course.yaml", {"format_version": int, "title": str, "stages": list}, {"defaults": dict})
+    w.fields(doc, "course.yaml", {"format_version": int, "title": str, "stages": list},
+             {"defaults": dict, "upstream": str, "late": dict})
     if doc["format_version"] != FORMAT_VERSION:
         newer = doc["format_version"] > FORMAT_VERSION
         fix = "upgrade the grader (pip install -U gpt2-course)" if newer else "update course.yaml to the new format"
@@ -90,7 +93,26 @@ def load(root: Path) -> Course:
             raise w.fail(line, f"stage '{entry['id']}' is listed twice")
         stage = _load_stage(root, entry["id"], line, w, timeout, memory_mb, entry.get("points"), stages)
         stages.append(stage)
-    return Course(root=root, title=doc["title"], stages=tuple(stages), timeout=timeout, memory_mb=memory_mb)
+    upstream = doc.get("upstream", "reference")
+    if upstream not in UPSTREAM_POLICIES:
+        raise w.fail(line_of(doc, "upstream"), f"upstream must be 'reference' (grade each stage with the reference "
+                     f"of the stages it depends on) or 'own' (with the learner's own), got '{upstream}'")
+    return Course(root=root, title=doc["title"], stages=tuple(stages), timeout=timeout, memory_mb=memory_mb,
+                  upstream=upstream, late=_late(w, doc.get("late", YMap())))
+
+
+def _late(w: Where, m: Any) -> LatePolicy:
+    """`late:`: grace_minutes, per_day (a share of the points, 0 to 1), max_days."""
+    late = w.fields(m, "late", {}, {"grace_minutes": float, "per_day": float, "max_days": float})
+    grace, per_day, max_days = late.get("grace_minutes", 0.0), late.get("per_day", 0.0), late.get("max_days")
+    if not (math.isfinite(grace) and grace >= 0):
+        raise w.fail(line_of(late, "grace_minutes"), f"late.grace_minutes must be minutes >= 0, got {grace}")
+    if not (math.isfinite(per_day) and 0 <= per_day <= 1):
+        raise w.fail(line_of(late, "per_day"), f"late.per_day is the share of the points taken off per day late, "
+                     f"from 0 to 1 (0.1 = 10%), got {per_day}")
+    if max_days is not None and not (math.isfinite(max_days) and max_days >= 0):
+        raise w.fail(line_of(late, "max_days"), f"late.max_days must be a number of days >= 0, got {max_days}")
+    return LatePolicy(float(grace), float(per_day), None if max_days is None else float(max_days))
 
 
 def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float, memory_mb: int,

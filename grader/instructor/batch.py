@@ -1,14 +1,14 @@
 """Grades a folder of submissions into a gradebook, in parallel worker processes, resumably.
 
 Each submission is unpacked (grader/instructor/submissions.py) into its own scratch folder and every stage of the
-course is graded there with grade.grade_stage, hidden cases included, all in one jail of the submission's own
-(grader/run/jail/; or, with --unsandboxed, forked graded children, and every record says NOT jailed). A machine
-that cannot jail is refused before the first submission. Workers are forked processes (the course and numpy are
-already loaded in them) that die with the batch (PR_SET_PDEATHSIG), and their jails with them; the parent alone
-writes the gradebook, one transaction per submission, as results arrive. A submission whose id and content digest
-are already in the gradebook is skipped, so a batch killed halfway and run again grades only what is missing. A
-time budget per submission bounds what an endless loop costs: the cases left when it runs out are recorded as not
-run.
+course is graded there (grader/instructor/upstream.py grades the stages), hidden cases included, all in one jail of
+the submission's own (grader/run/jail/; or, with --unsandboxed, forked graded children, and every record says NOT
+jailed). A machine that cannot jail is refused before the first submission. Workers are forked processes (the
+course and numpy are already loaded in them) that die with the batch (PR_SET_PDEATHSIG), and their jails with
+them; the parent alone writes the gradebook, one transaction per submission, as results arrive. A submission whose
+id and content digest are already in the gradebook is skipped, so a batch killed halfway and run again grades only
+what is missing. A time budget per stage bounds what an endless loop costs: the cases left when it runs out are
+recorded as not run.
 """
 
 from __future__ import annotations
@@ -19,17 +19,16 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
 
 from grader import fixtures
 from grader.course import Course, Stage
 from grader.errors import FixtureError, GraderError
-from grader.instructor import submissions
+from grader.instructor import late, paths, regrade, similarity, submissions, upstream
 from grader.instructor.gradebook import Entry, Gradebook
-from grader.judge import grade
-from grader.results import UNJAILED, Report, StageResult, Status
+from grader.results import UNJAILED
 from grader.run.jail import Jail, discard_spare, require, staging
 
 _PR_SET_PDEATHSIG = 1
@@ -41,9 +40,11 @@ class BatchOptions:
     """How a batch runs."""
 
     jobs: int = 1
-    budget: float = 120.0  # seconds one submission may take in all; the rest of its cases are not run
+    budget: float = 120.0  # seconds each stage of a submission may take in all; the rest of its cases are not run
     stages: tuple[str, ...] = ()  # grade only these stages (all by default)
     unsandboxed: bool = False  # forked graded children instead of the jail: trusted submissions only
+    only: tuple[str, ...] = ()  # regrade only these learners (submission ids)
+    force: bool = False  # regrade even the submissions graded with this content and course state
 
 
 @dataclass
@@ -51,7 +52,9 @@ class Summary:
     """What a batch did."""
 
     total: int = 0
-    skipped: int = 0  # already in the gradebook with the same content
+    skipped: int = 0  # already in the gradebook with the same content and course state
+    stale: int = 0  # regraded because the course changed since they were graded
+    not_submissions: list[str] = field(default_factory=list)  # entries of the folder that are not submissions
     graded: int = 0
     rejected: int = 0
     errors: int = 0
@@ -64,35 +67,34 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
     scratch = staging.locked_folder(SCRATCH)
     try:
         try:
-            submissions.unpack(sub, scratch)
+            written = submissions.unpack(sub, scratch, flat_ok=True, declared=[s.student_file for s in course.stages])
         except submissions.SubmissionError as e:
-            return Entry(sub.id, digest, "rejected", message=str(e), seconds=time.monotonic() - started)
+            return Entry(sub.id, digest, "rejected", message=paths.scrub(str(e), _places(course, sub, scratch)),
+                         seconds=time.monotonic() - started, max_points=upstream.max_points(course, options.stages))
         # One jail for all the submission's stages; the next submission's starts meanwhile (a warm spare)
         with Jail(scratch, unsandboxed=options.unsandboxed, warm=True) as box:
-            results = _stages(course, scratch, box, started + options.budget, options)
-        report = Report(course=course.title, stages=results, notes=[UNJAILED] if options.unsandboxed else [])
-        compute = sum(c.seconds for s in results for c in s.cases)
+            settings = upstream.Settings(options.stages, options.budget, source=lambda stage: _source(course, stage),
+                                         unsandboxed=options.unsandboxed, jail=box)
+            report = paths.scrub_report(upstream.grade_stages(course, scratch, settings),
+                                        _places(course, sub, scratch))
+        compute = sum(c.seconds for s in report.stages for c in s.cases)
         return Entry(sub.id, digest, "graded", report=report, seconds=time.monotonic() - started,
-                     compute_seconds=compute, message=UNJAILED if options.unsandboxed else "")
+                     compute_seconds=compute, submitted_at=late.submitted_at(scratch, written),
+                     fingerprints=similarity.of_files(scratch, written),
+                     message=UNJAILED if options.unsandboxed else "")
     except FixtureError:
         raise  # the course's problem, not this submission's: the batch stops with the message
     except Exception as e:  # noqa: BLE001 - one submission's grader failure must not stop the cohort
-        return Entry(sub.id, digest, "error", message=submissions.printable(
-            f"the grader failed on this submission: {type(e).__name__}: {e}"), seconds=time.monotonic() - started)
+        return Entry(sub.id, digest, "error", message=submissions.printable(paths.scrub(
+            f"the grader failed on this submission: {type(e).__name__}: {e}", _places(course, sub, scratch))),
+            seconds=time.monotonic() - started, max_points=upstream.max_points(course, options.stages))
     finally:
         staging.remove(scratch)
 
 
-def _stages(course: Course, scratch: Path, box: Jail, deadline: float, options: BatchOptions) -> list[StageResult]:
-    """Every stage of the course (or those asked for), graded in the submission's jail, within its time budget."""
-    stages = [course.stage(s) for s in options.stages] if options.stages else list(course.stages)
-    opts = grade.Options(root=scratch, hidden=True, graded=True, jail=box, unsandboxed=options.unsandboxed,
-                         cancel=lambda: time.monotonic() > deadline)
-    results = grade.graded_stages(course, stages, opts, sources=_source)
-    for case in (c for r in results for c in r.cases if c.status is Status.SKIPPED):
-        case.message = (f"not run: the submission used up its time budget of {options.budget:g} s (look for an "
-                        "endless loop or very slow code in an earlier case)")
-    return results
+def _places(course: Course, sub: submissions.Submission, scratch: Path) -> list[str]:
+    """The grading machine's folders, cut from every message a learner may read (grader/instructor/paths.py)."""
+    return paths.places(scratch, sub.path.parent.absolute(), course.root) + [str(sub.path.parent)]
 
 
 # A stage's fixtures for a whole batch: verified once per process, each case's inputs read once (StageFixtures
@@ -144,8 +146,11 @@ def _work(sub: submissions.Submission, digest: str) -> Entry:
 
 
 def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
-        progress: Callable[[Entry], None] | None = None) -> Summary:
-    """Grade every submission in folder that the gradebook lacks; report each as it is recorded."""
+        progress: Callable[[Entry, int, int], None] | None = None) -> Summary:
+    """Grade every submission the gradebook lacks or holds stale (regrade.plan); report each as it is recorded.
+
+    progress(entry, done, to_do) follows each recorded submission.
+    """
     if options.jobs < 1:
         raise GraderError(f"--jobs {options.jobs}: give 1 or more worker processes")
     for s in options.stages:
@@ -153,27 +158,20 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     require(options.unsandboxed)  # a machine that cannot jail is refused now, not on every submission
     staging.sweep(SCRATCH)  # what a batch killed earlier left
     started = time.monotonic()
-    subs = submissions.discover(folder)
-    known = book.known()
-    todo = []
-    summary = Summary(total=len(subs))
-    refused = []
-    for sub in subs:
-        try:
-            digest = submissions.digest(sub)
-        except submissions.SubmissionError as e:  # one submission that cannot even be read stops only itself
-            refused.append(Entry(sub.id, "", "rejected", message=str(e)))
-            continue
-        if known.get(sub.id) == digest:
-            summary.skipped += 1
-        else:
-            todo.append((sub, digest))
-    for entry in [*refused, *_results(course, todo, options)]:
+    plan = regrade.plan(course, folder, book, options.stages, options.only, options.force)
+    book.remember_state(plan.state.key, plan.state.parts)
+    book.set_setting("last_state", plan.state.key)  # what the cohort report is of
+    if not plan.single:
+        book.set_setting("submissions", str(folder))  # for the regrade command the report prints
+    summary = Summary(total=plan.total, skipped=plan.current, stale=plan.stale, not_submissions=plan.skipped)
+    refused = [Entry(sub.id, "", "rejected", message=why) for sub, why in plan.refused]
+    for done, entry in enumerate([*refused, *_results(course, plan.todo, options)], 1):
+        entry.course_key = plan.state.key
         book.record(entry)
-        field = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
-        setattr(summary, field, getattr(summary, field) + 1)
+        kind = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
+        setattr(summary, kind, getattr(summary, kind) + 1)
         if progress:
-            progress(entry)
+            progress(entry, done, len(plan.todo) + len(refused))
     summary.seconds = time.monotonic() - started
     return summary
 

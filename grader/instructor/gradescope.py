@@ -3,9 +3,11 @@
 The bundle follows Gradescope's autograder specification: setup.sh and run_autograder at the zip's root; Gradescope
 unpacks the zip into /autograder/source, puts the learner's files in /autograder/submission and reads
 /autograder/results/results.json. The course inside is a derived copy (grader/instructor/handout.py) with its
-hidden cases but without reference solutions, since learners' code runs on the same machine. setup.sh installs
-bubblewrap: each submission is graded in one jail (grader/run/jail/). A bundle built with --unsandboxed grades in
-forked children instead, and every results.json says NOT jailed.
+hidden cases but without reference solutions, since learners' code runs on the same machine; with `upstream:
+reference` it holds those of the stages others depend on (grader/instructor/upstream.py), which graded runs stand
+in (jailed: written as the learner's files into a jail of the stage's own). setup.sh installs bubblewrap: each
+submission is graded in one jail (grader/run/jail/). A bundle built with --unsandboxed grades in forked children
+instead, and every results.json says NOT jailed.
 """
 
 from __future__ import annotations
@@ -20,11 +22,9 @@ from pathlib import Path
 
 from grader.course import Course, load_course
 from grader.errors import GraderError, UsageError
-from grader.instructor import handout, submissions
-from grader.judge import grade
+from grader.instructor import handout, paths, submissions, upstream
 from grader.report import gradescope as gradescope_report
-from grader.results import UNJAILED, Report
-from grader.run.jail import Jail
+from grader.results import Report
 
 
 def build_bundle(course: Course, out: Path, unsandboxed: bool = False) -> list[str]:
@@ -35,6 +35,7 @@ def build_bundle(course: Course, out: Path, unsandboxed: bool = False) -> list[s
         root = Path(tmp)
         (root / "course").mkdir()
         handout.derive(course, root / "course", keep_hidden=True)
+        upstream.ship_references(course, root / "course")
         handout.copy_grader(root / "course")
         load_course(root / "course")  # the copy must load, or the bundle is not written
         (root / "course" / "requirements.txt").write_text("\n".join(handout.requirements()) + "\n",
@@ -69,14 +70,13 @@ def autograde(course: Course, submission: Path, results: Path, unsandboxed: bool
     report = None
     try:
         sub = submissions.Submission("submission", submission)
-        submissions.unpack(sub, scratch, flat_ok=True)
-        with Jail(scratch, unsandboxed=unsandboxed) as box:
-            stages = grade.graded_stages(course, list(course.stages), grade.Options(
-                root=scratch, hidden=True, graded=True, jail=box, unsandboxed=unsandboxed))
-        report = Report(course=course.title, stages=stages, notes=[UNJAILED] if unsandboxed else [])
+        submissions.unpack(sub, scratch, flat_ok=True, declared=[s.student_file for s in course.stages])
+        report = upstream.grade_stages(course, scratch, upstream.Settings(unsandboxed=unsandboxed))
+        report = paths.scrub_report(report, paths.places(scratch, submission.absolute(), course.root))
         data = gradescope_report.results(report, seconds=time.monotonic() - started)
     except submissions.SubmissionError as e:
-        data = gradescope_report.failure(f"Your submission could not be graded: {e}\nSubmit your student/ "
+        why = paths.scrub(str(e), paths.places(scratch, submission.absolute(), course.root))
+        data = gradescope_report.failure(f"Your submission could not be graded: {why}\nSubmit your student/ "
                                          "folder, or the stage files themselves (e.g. gelu.py).")
     except GraderError as e:
         data = gradescope_report.failure(f"The autograder is misconfigured ({e}). Your instructor has been "

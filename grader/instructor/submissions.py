@@ -1,31 +1,33 @@
 """Submissions as they arrive (a folder or a .zip holding student/), copied into a scratch folder with caps.
 
 Nothing from a submission is trusted. A zip is refused whole for an entry that is absolute, climbs out with `..`,
-is a symlink, is encrypted, is too long or deep, is named twice or both as a file and a folder, and for a declared or
-actual unpacked size or file count over the caps (a zip bomb). A folder holding anything but folders and regular
-files (a link, a FIFO, a socket, a device) is refused by that entry's name, never opened (a FIFO would block the
-batch). Only `.py` files under `student/` are copied, each UTF-8 text without NUL bytes. Every refusal is a
-SubmissionError naming the file and the next step. Names from a submission are made printable where they enter
+is too long or deep, is named twice or both as a file and a folder; for a symlink or an encrypted entry outside the
+folders intake.py skips (a virtualenv's links are fine); and for a declared or actual size or number of the files to
+grade over the caps (a zip bomb). A folder holding anything but folders and regular files (a link, a FIFO, a
+socket, a device) outside the skipped folders and dot-files is refused by that entry's name, never opened (a FIFO
+would block the batch). Only the files to grade are copied (intake.py: the course's stage files, found in any case,
+in student/ or on their own, and helper .py files beside them), each UTF-8 text without NUL bytes. Every refusal is
+a SubmissionError naming the file and the next step. Names from a submission are made printable where they enter
 (undecodable bytes and control characters as escapes) for the terminal, the gradebook, CSV and JSON.
 """
 
 from __future__ import annotations
 
-import hashlib
 import lzma
 import os
 import re
 import stat
 import zipfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from grader.errors import GraderError
+from grader.instructor import intake
 
-MAX_BYTES = 64 << 20  # unpacked bytes a submission may hold (all entries of a zip)
-MAX_FILES = 2000  # entries a submission may hold
+MAX_BYTES = 64 << 20  # bytes extracted from a submission (the files graded: grader/instructor/intake.py)
+MAX_FILES = 2000  # files extracted from a submission
 MAX_FILE_BYTES = 4 << 20  # one learner source file
 IGNORED = ("__MACOSX", "__pycache__", ".git", ".ipynb_checkpoints")
 MAX_PATH = 1024  # characters of one entry's path
@@ -38,6 +40,7 @@ def printable(text: str) -> str:
     """A name from a submission as plain text: undecodable bytes and control characters as escapes."""
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+MAX_ENTRIES = 50_000  # entries a zip or folder may list (a zipped virtualenv: ~10,000; skipped folders not counted)
 
 
 class SubmissionError(GraderError):
@@ -84,59 +87,17 @@ def discover(folder: Path) -> list[Submission]:
     return out
 
 
-def digest(sub: Submission) -> str:
-    """The sha256 of what was submitted: the zip's bytes, or a folder's paths and contents (never followed)."""
-    h = hashlib.sha256()
-    if sub.kind != "folder":
-        _hash(h, sub.path)
-        return h.hexdigest()
-    todo = [str(sub.path)]  # walked without recursion: a folder nested thousands deep must not stop the batch
-    while todo:
-        dirpath = todo.pop()
-        try:
-            entries = sorted(os.scandir(dirpath), key=lambda e: e.name)
-        except OSError as e:
-            raise SubmissionError(f"{sub.path}: cannot read {dirpath} ({e.strerror or e})") from e
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if len(Path(entry.path).relative_to(sub.path).parts) > MAX_DEPTH:
-                    raise SubmissionError(f"{sub.path}: folders nested more than {MAX_DEPTH} deep; submit student/ "
-                                          "alone")
-                todo.append(entry.path)
-                continue
-            path = Path(entry.path)
-            h.update(str(path.relative_to(sub.path)).encode("utf-8", "surrogateescape") + b"\0")
-            _hash(h, path)
-            h.update(b"\0")
-    return h.hexdigest()
-
-
-def _hash(h: Any, path: Path) -> None:
-    """A regular file's bytes into `h`; of anything else only its kind (never opened: a FIFO would block)."""
-    try:
-        mode = os.lstat(path).st_mode
-        if stat.S_ISLNK(mode):
-            h.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
-        elif not stat.S_ISREG(mode):
-            h.update(f"special:{stat.S_IFMT(mode)}".encode())
-        else:
-            with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as f:
-                while block := f.read(1 << 20):
-                    h.update(block)
-    except OSError as e:
-        h.update(f"unreadable: {e}".encode())
-
-
-def unpack(sub: Submission, dest: Path, flat_ok: bool = False) -> list[str]:
+def unpack(sub: Submission, dest: Path, flat_ok: bool = False, declared: Sequence[str] = ()) -> list[str]:
     """Copy the submission's student/*.py into dest/student/; return the files copied (relative to dest).
 
-    flat_ok: a submission with no student/ folder but .py files at its top (a Gradescope upload of the files
-    themselves) counts as student/.
+    declared: the course's stage files (`student/gelu.py`, ...): found in any case, in a student/ folder or on
+    their own (grader/instructor/intake.py). flat_ok: with none declared, .py files at the top of a submission
+    with no student/ folder (a Gradescope upload of the files themselves) count as student/.
     """
     if sub.kind == "zip":
-        return _from_zip(sub.path, dest, flat_ok)
+        return _from_zip(sub.path, dest, flat_ok, declared)
     if sub.kind == "folder":
-        return _from_folder(sub.path, dest, flat_ok)
+        return _from_folder(sub.path, dest, flat_ok, declared)
     raise SubmissionError(f"{sub.path}: not a folder or a .zip; each learner's submission must be one of those, "
                           "holding student/")
 
@@ -150,7 +111,7 @@ def _check_text(name: str, data: bytes) -> str:
         raise SubmissionError(f"{name}: not UTF-8 text (byte {e.start}); save it as UTF-8 and submit it again")
 
 
-def _write(dest: Path, rel: PurePosixPath, data: bytes) -> None:
+def _write(dest: Path, rel: PurePosixPath, data: bytes, mtime: float | None = None) -> None:
     """One extracted file; only student/ gets an __init__.py.
 
     Folders below it are namespace packages: an __init__.py in every folder of every entry's path would let a small
@@ -162,57 +123,34 @@ def _write(dest: Path, rel: PurePosixPath, data: bytes) -> None:
     if len(rel.parts) > 1 and not init.exists():
         init.write_text("")
     target.write_bytes(data)
+    if mtime is not None:  # the submission's own time (grader/instructor/late.py reads it)
+        os.utime(target, (mtime, mtime))
 
 
-def _student_root(paths: list[PurePosixPath], where: Path, flat_ok: bool) -> PurePosixPath | None:
-    """The prefix under which student/ sits: the shallowest one; None means the files themselves (flat_ok)."""
-    prefixes = {PurePosixPath(*p.parts[:i]) for p in paths for i, part in enumerate(p.parts[:-1])
-                if part == "student" and not any(x in IGNORED for x in p.parts)}
-    if prefixes:
-        depth = min(len(p.parts) for p in prefixes)
-        shallowest = sorted(p for p in prefixes if len(p.parts) == depth)
-        if len(shallowest) > 1:
-            found = ", ".join(f"{p}/student" for p in shallowest)
-            raise SubmissionError(f"{where}: holds several student/ folders ({found}); submit exactly one")
-        return shallowest[0]
-    if flat_ok and any(len(p.parts) == 1 and p.suffix == ".py" for p in paths):
-        return None
-    raise SubmissionError(f"{where}: no student/ folder in it; submit the folder that holds student/ (the one "
-                          "with your stage files, e.g. student/gelu.py)")
+def _choose(paths: list[PurePosixPath], where: Path, flat_ok: bool,
+            declared: Sequence[str]) -> dict[PurePosixPath, PurePosixPath]:
+    try:
+        return intake.choose(paths, declared, flat_ok, str(where))
+    except intake.IntakeError as e:
+        raise SubmissionError(str(e)) from None
 
 
-def _select(paths: list[PurePosixPath], base: PurePosixPath | None) -> dict[PurePosixPath, PurePosixPath]:
-    """Map each learner .py file to its place under student/."""
-    out = {}
-    for p in paths:
-        if p.suffix != ".py" or any(part in IGNORED for part in p.parts):
-            continue
-        if base is None:
-            if len(p.parts) == 1:
-                out[p] = PurePosixPath("student", p.name)
-            continue
-        rel = p.parts[len(base.parts):]
-        if len(rel) >= 2 and rel[0] == "student" and p.parts[:len(base.parts)] == base.parts:
-            out[p] = PurePosixPath(*rel)
-    return out
-
-
-def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
+def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = ()) -> list[str]:
+    listed = intake.zip_entry_count(path)
+    if listed is not None and listed > MAX_ENTRIES:
+        raise SubmissionError(f"{path}: lists {listed} entries (the cap is {MAX_ENTRIES}); submit only student/")
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, ValueError) as e:
         raise SubmissionError(f"{path}: not a readable zip ({e}); zip the folder holding student/ again")
     with zf:
         infos = zf.infolist()
-        if len(infos) > MAX_FILES:
-            raise SubmissionError(f"{path}: holds {len(infos)} entries (the cap is {MAX_FILES}); submit only "
-                                  "student/")
-        declared = sum(i.file_size for i in infos)
-        if declared > MAX_BYTES:
-            raise SubmissionError(f"{path}: unpacks to {declared} bytes (the cap is {MAX_BYTES}); submit only "
+        if len(infos) > MAX_ENTRIES:
+            raise SubmissionError(f"{path}: lists {len(infos)} entries (the cap is {MAX_ENTRIES}); submit only "
                                   "student/")
         names = _entries(path, infos)
-        chosen = _select(list(names), _student_root(list(names), path, flat_ok))
+        chosen = _choose(list(names), path, flat_ok, declared)
+        _check_caps(path, len(chosen), sum(names[src].file_size for src in chosen))
         total, written = 0, []
         for src, rel in sorted(chosen.items()):
             data = bytearray()
@@ -229,7 +167,7 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool) -> list[str]:
                 raise SubmissionError(f"{path}: cannot unpack '{src}' ({type(e).__name__}: {e}); zip the folder "
                                       "again")
             _check_text(f"{path}: {src}", bytes(data))
-            _write(dest, rel, bytes(data))
+            _write(dest, rel, bytes(data), intake.zip_time(names[src]))
             written.append(str(rel))
     return _finish(dest, written, path)
 
@@ -247,6 +185,8 @@ def _entries(path: Path, infos: list[zipfile.ZipInfo]) -> dict[PurePosixPath, zi
         if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
             raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder (absolute or "
                                   "'..'); such zips are refused, zip the folder again")
+        if intake.ignored(rel):  # a virtualenv's links, macOS's resource forks: never extracted
+            continue
         if stat.S_ISLNK(info.external_attr >> 16):
             raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file itself")
         if info.flag_bits & 0x1:
@@ -282,16 +222,18 @@ def _check_clashes(where: Path, files: dict[PurePosixPath, zipfile.ZipInfo]) -> 
                                       "holding student/ again")
 
 
-def _from_folder(folder: Path, dest: Path, flat_ok: bool) -> list[str]:
+def _from_folder(folder: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = ()) -> list[str]:
     paths = _walk(folder)
-    chosen = _select(paths, _student_root(paths, folder, flat_ok))
+    chosen = _choose(paths, folder, flat_ok, declared)
+    _check_caps(folder, len(chosen), 0)
     total, written = 0, []
     for src, rel in sorted(chosen.items()):
         full = folder.joinpath(*src.parts)
         try:  # a regular file when walked; opened so that nothing else (a FIFO swapped in) can block the read
             fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
             with os.fdopen(fd, "rb") as f:
-                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                info = os.fstat(f.fileno())
+                if not stat.S_ISREG(info.st_mode):
                     raise SubmissionError(f"{full}: not a regular file; submit only your source files")
                 data = f.read(MAX_FILE_BYTES + 1)
         except OSError as e:
@@ -301,7 +243,7 @@ def _from_folder(folder: Path, dest: Path, flat_ok: bool) -> list[str]:
             raise SubmissionError(f"{full}: larger than the cap ({MAX_FILE_BYTES} bytes per file); submit your "
                                   "source only")
         _check_text(str(full), data)
-        _write(dest, rel, data)
+        _write(dest, rel, data, info.st_mtime)
         written.append(str(rel))
     return _finish(dest, written, folder)
 
@@ -314,12 +256,13 @@ def _walk(folder: Path) -> list[PurePosixPath]:
     paths: list[PurePosixPath] = []
     count = 0
     for dirpath, dirnames, filenames in os.walk(folder, onerror=refuse):
-        dirnames[:] = [d for d in dirnames if d not in IGNORED]
+        dirnames[:] = [d for d in dirnames if not intake.ignored_dir(d)]
+        filenames = [f for f in filenames if not f.startswith(".")]
         for name in dirnames + filenames:
             full = Path(dirpath, name)
             count += 1
-            if count > MAX_FILES:
-                raise SubmissionError(f"{folder}: holds more than {MAX_FILES} files; submit only student/")
+            if count > MAX_ENTRIES:
+                raise SubmissionError(f"{folder}: holds more than {MAX_ENTRIES} files; submit only student/")
             rel = full.relative_to(folder).as_posix()
             _check_path(folder, rel, PurePosixPath(rel))
             kind = _kind(full)
@@ -338,6 +281,16 @@ def _kind(path: Path) -> str | None:
     kinds = {stat.S_IFREG: None, stat.S_IFDIR: None, stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO (named "
              "pipe)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device"}
     return kinds.get(stat.S_IFMT(mode), "special")
+
+
+def _check_caps(where: Path, files: int, size: int) -> None:
+    """The caps on what is extracted: the number of files chosen and the sizes they declare."""
+    if files > MAX_FILES:
+        raise SubmissionError(f"{where}: holds {files} Python files to grade (the cap is {MAX_FILES}); submit "
+                              "only student/")
+    if size > MAX_BYTES:
+        raise SubmissionError(f"{where}: its files to grade unpack to {size} bytes (the cap is {MAX_BYTES}); "
+                              "submit your source only")
 
 
 def _finish(dest: Path, written: list[str], where: Path) -> list[str]:

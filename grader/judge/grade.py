@@ -22,7 +22,7 @@ from grader import fixtures
 from grader.course import layout, stagecode
 from grader.course.model import Case, Course, Stage
 from grader.errors import UsageError
-from grader.judge import compare, graded
+from grader.judge import compare, graded, loops
 from grader.judge.decoys import CACHE, Lazy
 from grader.judge.sources import CaseSource
 from grader.results import CaseResult, Comparison, StageResult, Status, without_hidden_values
@@ -49,6 +49,7 @@ class Options:
     graded: bool = False  # untrusted submission: run in a jail (see SECURITY.md)
     unsandboxed: bool = False  # graded, without the jail: the forked graded child (trusted submissions only)
     jail: Jail | None = None  # graded: the submission's jail, shared by its stages (else one for this stage)
+    looping: dict[str, str] = field(default_factory=dict)  # graded: learner modules an earlier stage timed out in
     # Public cases only: called with (case, the learner's outputs, the expected ones), e.g. for --save-outputs.
     keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None
 
@@ -78,7 +79,8 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     options = options or Options()
     if not options.graded:
         return _grade(course, stage, options)
-    if options.isolate or options.extra_substitutes:
+    if (options.isolate or options.extra_substitutes) and not (options.unsandboxed or (options.jail and
+                                                                          options.jail.unsandboxed)):  # trusted only
         raise UsageError("--isolate puts the course's reference code in place of earlier stages, and graded mode "
                          "never runs reference code beside a submission (the jail refuses it): grade without "
                          "--isolate")
@@ -91,11 +93,14 @@ def grade_stage(course: Course, stage: Stage, options: Options | None = None) ->
     if any(c.hidden for c in cases) and not all(c.hidden for c in cases):  # never in one job: two passes
         return graded_stages(course, [stage], options)[0]
     CACHE.disk = layout.decoy_cache(course.root)  # hidden cases' decoy outputs: on disk, not in memory
-    if options.jail.unsandboxed:
-        # A forked child is a copy of this process: each pass is graded in a process of its own (judge.graded), so
-        # the process forking the next submission's children never held another's expected values.
-        return graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
-    return without_hidden_values(_grade(course, stage, options))
+    # Unsandboxed, a forked child is a copy of this process: each pass is graded in a process of its own
+    # (judge.graded), so the process forking the next submission's children never held another's expected values.
+    result = (graded.in_own_process(lambda: without_hidden_values(_grade(course, stage, options)))
+              if options.jail.unsandboxed else without_hidden_values(_grade(course, stage, options)))
+    for case in result.cases:  # a function that timed out is not called again by the stage's other pass (`once`)
+        if case.status is Status.TIMEOUT:
+            options.jail.stuck.setdefault((stage.module, case.function), case.case)
+    return result
 
 
 def graded_stages(course: Course, stages: list[Stage], options: Options,
@@ -146,19 +151,21 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()
-    if options.jail is not None:
-        outcomes = options.jail.run(calls, limits, cancel=options.cancel, forget=forget,
-                                    hide=layout.hidden_from_submissions(course.root))
+    substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
+    blocked = loops.blocked(options.root or course.root, stage, options.looping, set(substitutes))
+    todo = [] if blocked else calls
+    if options.jail is not None:  # graded: a timed-out function is not called again (`once`)
+        outcomes = options.jail.run(todo, limits, cancel=options.cancel, substitutes=substitutes, once=True,
+                                    forget=forget, hide=layout.hidden_from_submissions(course.root))
     else:
-        substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
-        outcomes = sandbox.run(options.root or course.root, calls, limits, substitutes, options.cancel)
+        outcomes = sandbox.run(options.root or course.root, todo, limits, substitutes, options.cancel)
     try:
         _collect(stage, options, source, inputs, outcomes, results, imported, total_weight)
     finally:
         outcomes.close()  # ends any child still running, whatever happened here
     done = {r.case for r in results}
-    why_not_run = next((f"not run: case '{r.case}' timed out; fix that first" for r in results
-                        if r.status is Status.TIMEOUT and not options.graded), "not run")
+    why_not_run = blocked or next((f"not run: case '{r.case}' timed out; fix that first" for r in results
+                                   if r.status is Status.TIMEOUT and not options.graded), "not run")
     for case in cases:  # a timed-out or cancelled run: what did not run says so
         if case.id not in done:
             results.append(CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.SKIPPED,
@@ -297,8 +304,11 @@ def _check(stage: Stage, name: str, inputs: dict[str, Any], value: dict[str, np.
 
 def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: StageResult,
                     options: Options) -> list[str]:
-    """When the learner's code calls their own earlier stages, and one of those does not pass yet, say so."""
-    if result.passed or options.isolate:
+    """When the learner's code calls their own earlier stages, and one of those does not pass yet, say so.
+
+    Self-paced only: a graded run says it in the stage's `upstream` record (grader/instructor/upstream.py).
+    """
+    if result.passed or options.isolate or options.graded:
         return []
     notes = []
     for module in sorted(imported):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from grader.results import CaseResult, Comparison, Mismatch, Status, summary_of
+from grader.results import CaseResult, Comparison, Mismatch, StageResult, Status, summary_of
 
 MARK = {"pass": "PASS", "fail": "FAIL", "not_started": "TODO", "error": "ERR "}
 COLOURS = {"pass": "32", "fail": "31", "not_started": "33", "error": "35", "dim": "2", "bold": "1"}
@@ -227,3 +227,42 @@ def printed(case: CaseResult, style: Style, limit: int | None, same_as: dict[tup
         if more:
             out.append(style(f"  … {more:,} more line{'s' if more != 1 else ''}", "dim"))
     return out
+
+
+def _names(ids: list[str]) -> str:
+    return ", ".join(ids[:-1]) + " and " + ids[-1] if len(ids) > 1 else "".join(ids)
+
+
+def upstream_short(stage: StageResult) -> str | None:
+    """A few words on the stage's earlier stages for its verdict line, when one of the learner's does not pass."""
+    up = stage.upstream
+    if up is None or not up.failing or (up.policy == "own" and stage.passed):
+        return None
+    if up.blamed:
+        return (f"graded with the reference {_names(up.failing)} (yours fails)" if up.policy == "reference"
+                else f"fails only because of {_names(up.failing)}")
+    return f"your {_names(up.failing)} fails too"
+
+
+def upstream_sentence(stage: StageResult) -> str | None:
+    """The stage's earlier stages in a sentence: which of the learner's fail and what that did to this stage."""
+    up = stage.upstream
+    if up is None:
+        return None
+    said = []
+    failing = _names(up.failing)
+    if up.failing and up.policy == "reference":
+        see = "its stage" if len(up.failing) == 1 else "those stages"
+        said.append(f"This stage was graded with the reference {failing} in place of yours (the course grades each "
+                    f"stage on its own); your {failing} does not pass: see {see}.")
+    elif up.failing and up.blamed:
+        said.append(f"This stage fails only because of {failing}: with the reference {failing} in place of yours "
+                    f"it passes. Fix {failing} first.")
+    elif up.failing and not stage.passed:
+        said.append(f"Your {failing}, which this stage may call, does not pass either"
+                    + ("; this stage fails with the reference in its place too." if up.with_references is False
+                       else "."))
+    if up.not_graded:
+        whose = "the reference" if up.policy == "reference" else "your"
+        said.append(f"Graded with {whose} {_names(up.not_graded)}, which this run did not grade.")
+    return " ".join(said) or None

@@ -6,7 +6,9 @@ jinja2 with autoescaping on, so submission names and messages from learners are 
 from __future__ import annotations
 
 from grader import templating
-from grader.results.cohort import BINS, CohortReport
+from grader.report.cohorttext import LABELS, late_words
+from grader.results import Status
+from grader.results.cohort import BINS, OUTCOMES, CohortReport
 
 
 def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dict[str, object]]:
@@ -23,4 +25,8 @@ def _bars(report: CohortReport, width: int = 560, height: int = 180) -> list[dic
 
 def render(report: CohortReport) -> str:
     """The cohort report as one HTML page."""
-    return templating.render("cohort.html.j2", html=True, r=report, bars=_bars(report), width=560, height=180)
+    cells = {x.id: {s.stage: s for s in x.stages} for x in report.learners}
+    category = {s.value: "skipped" if s is Status.SKIPPED else s.category for s in Status}
+    return templating.render("cohort.html.j2", html=True, r=report, bars=_bars(report), width=560, height=180,
+                             cells=cells, category=category, outcome_names=OUTCOMES, labels=LABELS,
+                             late_words=late_words)

@@ -41,11 +41,14 @@ def case_dict(case: CaseResult) -> dict[str, Any]:
 
 
 def stage_dict(stage: StageResult) -> dict[str, Any]:
-    """One stage as JSON."""
-    return {"id": stage.stage, "title": stage.title, "status": stage.status.value, "passed": stage.passed,
-            "points": stage.points, "max_points": stage.max_points, "notes": stage.notes,
-            "hidden_not_run": stage.hidden_not_run, "against": stage.against,
-            "cases": [case_dict(c) for c in stage.cases]}
+    """One stage as JSON (`upstream` only in graded runs of a stage that depends on others)."""
+    out = {"id": stage.stage, "title": stage.title, "status": stage.status.value, "passed": stage.passed,
+           "points": stage.points, "max_points": stage.max_points, "notes": stage.notes,
+           "hidden_not_run": stage.hidden_not_run, "against": stage.against,
+           "cases": [case_dict(c) for c in stage.cases]}
+    if stage.upstream is not None:
+        out["upstream"] = to_dict(stage.upstream)
+    return out
 
 
 def render(report: Report, indent: int | None = 1) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from grader.report.casetext import upstream_sentence
 from grader.report.gradescope import case_feedback
 from grader.results import CaseResult, Report, Status, redacted, shown_report
 
@@ -74,6 +75,8 @@ def render(report: Report) -> str:
                             ("course_points", f"{report.points:g}"), ("course_max_points", f"{report.max_points:g}"),
                             *(("note", note) for note in report.notes)):
             ET.SubElement(props, "property", name=name, value=clean(value))
+        if upstream_sentence(stage):
+            ET.SubElement(props, "property", name="upstream", value=clean(upstream_sentence(stage) or ""))
         for case in stage.cases:
             _case(suite, stage.stage, case)
         for k, v in counts.items():

@@ -26,6 +26,7 @@ from grader.report.casetext import (
     safe,
     split_message,
     summary,
+    upstream_short,
 )
 from grader.report.layout import ALWAYS, Block, fit, shorten, visible_len, wrap
 from grader.results import CaseResult, Report, StageResult, Status, redacted, shown_report
@@ -70,7 +71,8 @@ def verdict(stage: StageResult) -> str:
     named = [c.diagnosis for c in stage.cases if c.diagnosis]
     if named:  # the most common; of two as common, the first met
         line += f" · looks like {max(named, key=named.count)}"
-    return line
+    upstream = upstream_short(stage)
+    return line + (f" · {upstream}" if upstream else "")
 
 
 def render(report: Report, colour: bool = False, footer: list[str] | None = None, width: int | None = None,

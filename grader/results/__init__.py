@@ -138,6 +138,24 @@ class CaseResult:
 
 
 @dataclass
+class Upstream:
+    """A graded stage's earlier stages: how they took part (course.yaml `upstream:`) and which of the learner's fail.
+
+    policy "reference": graded with the references of the stages it depends on; "own": with the learner's own.
+    """
+
+    policy: str
+    failing: list[str] = field(default_factory=list)  # earlier stages the learner's own code does not pass
+    not_graded: list[str] = field(default_factory=list)  # earlier stages this run did not grade
+    with_references: bool | None = None  # the stage passes with the references in place (None: not tried)
+
+    @property
+    def blamed(self) -> bool:
+        """The stage fails only because of an earlier stage: that one fails, and this one passes with references."""
+        return bool(self.failing) and self.with_references is True
+
+
+@dataclass
 class StageResult:
     """Every case of one stage, plus what the grader noticed about the stage as a whole."""
 
@@ -149,6 +167,7 @@ class StageResult:
     hidden_not_run: int = 0  # hidden cases that exist but are only run at grading time
     against: str | None = None  # what the expected values came from, when not the shipped fixtures
     student_file: str = ""  # the learner's file for this stage, e.g. student/gelu.py
+    upstream: Upstream | None = None  # graded runs of a stage that depends on others
 
     @property
     def status(self) -> Status:

@@ -41,7 +41,8 @@ Substitutes = dict[str, dict[str, Callable[..., Any]]]
 
 def run(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes | None = None,
         cancel: Callable[[], bool] | None = None, graded: bool = False, hide: Sequence[Path] | None = None,
-        forget: Callable[[], None] | None = None) -> Generator[Outcome, None, None]:
+        forget: Callable[[], None] | None = None, once: bool = False,
+        stuck: dict[tuple[str, str], str] | None = None) -> Generator[Outcome, None, None]:
     """Yield one Outcome per call, in order; a call that kills its child costs only itself.
 
     `graded` selects the setting for untrusted submissions (module docstring, SECURITY.md). `hide` (graded) lists
@@ -49,10 +50,13 @@ def run(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes 
     the current folder and from `root`. `forget` (graded) is called in each child before the submission's code
     runs, to drop the caller's caches. `substitutes` maps a student module name to functions that stand in for it
     (`--isolate`). `cancel` is polled while waiting; when it returns True the child is killed and the run ends.
+    `once`: a function that timed out is not called again; its later calls come back SKIPPED at once, without
+    waiting for another timeout (the other functions' calls still run). `stuck` (module, function -> case) carries
+    what timed out from one run to the next (a graded stage's public and hidden passes); its own by default.
     """
     reap.become_subreaper()
     plan = confine.make_plan(root, hide, forget) if graded else None
-    outcomes = _run(root, calls, limits, substitutes or {}, cancel, plan)
+    outcomes = _run(root, calls, limits, substitutes or {}, cancel, plan, once, {} if stuck is None else stuck)
     if plan is None:
         yield from outcomes
     else:  # every child has ended before the caller reads a single expected value
@@ -60,14 +64,33 @@ def run(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes 
 
 
 def _run(root: Path, calls: list[Call], limits: Limits, substitutes: Substitutes,
-         cancel: Callable[[], bool] | None, plan: confine.Plan | None) -> Iterator[Outcome]:
+         cancel: Callable[[], bool] | None, plan: confine.Plan | None, once: bool = False,
+         stuck: dict[tuple[str, str], str] | None = None) -> Iterator[Outcome]:
     done = 0
+    stuck = {} if stuck is None else stuck  # (module, function) -> the case it timed out on
     while done < len(calls):
+        while once and done < len(calls) and (calls[done].module, calls[done].function) in stuck:  # an earlier run's
+            yield Outcome(calls[done].case, Status.SKIPPED, message=not_again(calls[done], stuck))
+            done += 1
+        if done == len(calls):
+            return
         for outcome in _one_child(root, calls[done:], limits, substitutes, cancel, plan):
             done += 1
+            if once and outcome.status is Status.TIMEOUT:
+                stuck[calls[done - 1].module, calls[done - 1].function] = outcome.case
             yield outcome
         if cancel is not None and cancel():
             return
+        while done < len(calls) and (calls[done].module, calls[done].function) in stuck:  # a timeout ended the child
+            call = calls[done]
+            yield Outcome(call.case, Status.SKIPPED, message=not_again(call, stuck))
+            done += 1
+
+
+def not_again(call: Call, stuck: dict[tuple[str, str], str]) -> str:
+    """Why a call of a function that timed out earlier in the run is not made (`once`)."""
+    return (f"not run: {call.function} timed out on case '{stuck[call.module, call.function]}', so its other cases "
+            "were not run (each would have waited for the timeout again)")
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.errors import GraderError, UsageError
-from grader.results import UNJAILED
+from grader.results import UNJAILED, Status
 from grader.run import capture, reap, sandbox
 from grader.run.jail import cgroups, staging
 from grader.run.jail.job import Job
@@ -47,6 +47,7 @@ class Jail:
             reap.become_subreaper()
         self._limits_said: list[str] = []
         self._uid: int | None = None
+        self.stuck: dict[tuple[str, str], str] = {}  # `once`: (module, function) -> the case it timed out on
 
     def __enter__(self) -> Jail:
         return self
@@ -75,30 +76,46 @@ class Jail:
                 f"{', '.join(self._limits_said) or 'not started yet'}")
 
     def run(self, calls: list[Call], limits: Limits, *, cancel: Callable[[], bool] | None = None,
-            cpu_seconds: float | None = None, substitutes: dict[str, Any] | None = None,
+            cpu_seconds: float | None = None, substitutes: dict[str, Any] | None = None, once: bool = False,
             **unsandboxed: Any) -> Generator[Outcome, None, None]:
         """Yield one Outcome per call, in order, as sandbox.run does; a call that kills its jail costs only itself.
 
         `limits.timeout` is per call (wall clock, enforced from here), `limits.memory_mb` caps the jail's processes
         together (cgroup) and each one alone (RLIMIT_AS); `cpu_seconds` caps one call's CPU time (cgroup); each
         call's result may carry at most its `max_bytes`. `cancel` is polled; when it returns True the jail is killed
-        and the run ends. `unsandboxed` holds sandbox.run's `hide` and `forget`, for the --unsandboxed setting.
+        and the run ends. `once`: a function that timed out is not called again, in this run or this jail's later
+        ones; its later calls come back SKIPPED at once, as sandbox.run's `once` does. `unsandboxed` holds
+        sandbox.run's `hide` and `forget`, for the --unsandboxed setting, which alone takes `substitutes` (trusted
+        submissions: the forked child runs them).
         """
-        if substitutes:
+        if substitutes and not self.unsandboxed:
             raise UsageError("--isolate puts the course's reference code in place of earlier stages, and graded "
                              "mode never runs reference code beside a submission (the jail refuses it): grade "
                              "without --isolate")
         if self.unsandboxed:
-            for outcome in sandbox.run(self.root, calls, limits, cancel=cancel, graded=True, **unsandboxed):
+            for outcome in sandbox.run(self.root, calls, limits, substitutes, cancel=cancel, graded=True, once=once,
+                                       stuck=self.stuck, **unsandboxed):
                 outcome.isolation = f"{UNJAILED}: {outcome.isolation or 'a forked child'}"
                 yield outcome
             return
         todo = list(calls)
+        stuck = self.stuck if once else {}  # kept across runs: a stage's public and hidden passes
         while todo and not (cancel is not None and cancel()):
-            job = self._send_job(self._ensure_box(limits.memory_mb), list(todo), limits, cpu_seconds)
+            while todo and (todo[0].module, todo[0].function) in stuck:  # a timeout ended the jail: not again
+                call = todo.pop(0)
+                yield Outcome(call.case, Status.SKIPPED, message=sandbox.not_again(call, stuck))
+            if not todo:
+                return
+            job = self._send_job(self._ensure_box(limits.memory_mb),
+                                 [c for c in todo if (c.module, c.function) not in stuck], limits, cpu_seconds)
             try:
                 for outcome in job.watch(cancel):
-                    todo.pop(0)
+                    while (todo[0].module, todo[0].function) in stuck:  # in order, between the job's calls
+                        skipped = todo.pop(0)
+                        yield Outcome(skipped.case, Status.SKIPPED, message=sandbox.not_again(skipped, stuck))
+                    call = todo.pop(0)
+                    if once and outcome.status is Status.TIMEOUT:
+                        stuck[call.module, call.function] = outcome.case
                     outcome.isolation = self.isolation()
                     yield outcome
             finally:

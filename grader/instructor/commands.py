@@ -1,0 +1,176 @@
+"""The instructor's commands behind the CLI: handout, gradescope, autograde, batch, report, feedback.
+
+grader/cli/instructor.py parses the command line into `Args` and hands over a writer for the lines to show; nothing
+here prints. Graded commands (batch, autograde, and the bundle's run script) grade each submission in a jail;
+`unsandboxed` (--unsandboxed) grades without it, for trusted submissions only, and every report, CSV row and
+results.json then says NOT jailed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.course import Course
+from grader.errors import UsageError
+
+Say = Callable[[str], None]
+
+
+@dataclass
+class Args:
+    """An instructor command's options, typed (argparse's Namespace stays in cli.py)."""
+
+    command: str
+    out: Path | None = None  # handout OUT_DIR, gradescope OUT.zip
+    submissions: Path | None = None  # batch
+    submission: Path | None = None  # autograde
+    results: Path | None = None  # autograde
+    db: Path = Path("gradebook.sqlite")
+    jobs: int = 1
+    budget: float = 120.0
+    stages: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
+    force: bool = False
+    quiet: bool = False
+    csv: Path | None = None
+    html: Path | None = None
+    lms: Path | None = None
+    feedback: Path | None = None
+    deadline: str | None = None
+    names: tuple[str, ...] = field(default_factory=tuple)  # feedback NAME...
+    unsandboxed: bool = False  # batch, gradescope, autograde: forked children instead of the jail (trusted only)
+
+
+def run(course: Course, args: Args, say: Say) -> int:
+    """Run one instructor command; its exit code."""
+    if args.command == "handout":
+        from grader.instructor import handout
+
+        assert args.out is not None
+        done = handout.build_handout(course, args.out)
+        hidden = sum(done.hidden_kept_back.values())
+        say(f"wrote the handout to {done.path}: {len(done.public)} stages, {sum(done.public.values())} public "
+            f"cases; {hidden} hidden cases kept back (only their number is in the handout)")
+        say(f"try it: cd {done.path} && python -m grader")
+        return 0
+    if args.command == "gradescope":
+        from grader.instructor import gradescope
+
+        assert args.out is not None
+        names = gradescope.build_bundle(course, args.out.resolve(), unsandboxed=args.unsandboxed)
+        say(f"wrote {args.out} ({len(names)} files): upload it as the autograder of a Gradescope programming "
+            "assignment" + (" (it grades with --unsandboxed: NOT jailed)" if args.unsandboxed else ""))
+        return 0
+    if args.command == "autograde":
+        from grader.instructor import gradescope
+
+        assert args.submission is not None and args.results is not None
+        report = gradescope.autograde(course, args.submission, args.results, unsandboxed=args.unsandboxed)
+        say(f"wrote {args.results}" + (f": {report.points:.4g}/{report.max_points:.4g} points" if report else
+                                       ": the submission could not be graded (see its output)"))
+        for note in report.notes if report else []:
+            say(f"note: {note}")
+        return 0
+    return _with_gradebook(course, args, say)
+
+
+def _with_gradebook(course: Course, args: Args, say: Say) -> int:
+    from grader.instructor import late
+    from grader.instructor.gradebook import Gradebook
+
+    deadline = late.parse_deadline(args.deadline) if args.deadline else None
+    if args.command in ("report", "feedback") and not args.db.exists():
+        raise UsageError(f"{args.db}: no gradebook here; grade first with `python -m grader batch SUBMISSIONS "
+                         f"--db {args.db}`")
+    book = Gradebook(args.db, course.title)
+    try:
+        if deadline is not None and args.command == "batch":
+            book.set_setting("deadline", repr(deadline))  # kept: report, feedback and --lms apply it later
+        if args.command == "feedback":
+            from grader.instructor import feedback
+
+            if not args.names:
+                raise UsageError("feedback: name a learner (a submission's name), or write every learner's "
+                                 "feedback with `python -m grader report --feedback DIR`")
+            for name in args.names:
+                say(feedback.for_learner(course, book, name, deadline).rstrip("\n"))
+            return 0
+        if args.command == "batch":
+            _batch(course, book, args, say)
+        _outputs(course, book, args, deadline, say)
+    finally:
+        book.close()
+    return 0
+
+
+def _batch(course: Course, book: object, args: Args, say: Say) -> None:
+    if args.jobs > 1 and "numpy" not in sys.modules:  # one BLAS thread per worker: the workers share the cores
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(name, "1")
+    from grader.instructor import batch, regrade
+    from grader.instructor.gradebook import Entry, Gradebook
+
+    assert isinstance(book, Gradebook) and args.submissions is not None
+    if args.budget <= 0:
+        raise UsageError(f"--budget {args.budget:g}: give a number of seconds greater than 0")
+    options = batch.BatchOptions(jobs=args.jobs, budget=args.budget, stages=args.stages, only=args.only,
+                                 force=args.force, unsandboxed=args.unsandboxed)
+    started = time.monotonic()
+
+    def progress(entry: Entry, done: int, total: int) -> None:
+        if args.quiet:
+            return
+        what = (f"{entry.report.points:.4g}/{entry.report.max_points:.4g} points" if entry.report
+                else entry.message.splitlines()[0] if entry.message else "")
+        left = regrade.time_left(done, total, time.monotonic() - started)
+        jailed = ", NOT jailed" if args.unsandboxed else ""
+        say(f"[{done}/{total}] {entry.id}: {entry.state}{jailed}, {what} ({entry.seconds:.1f} s) · {left}")
+
+    s = batch.run(course, args.submissions, book, options, progress)
+    say(f"{s.total} submissions: {s.graded} graded, {s.rejected} rejected, {s.errors} grader errors, "
+        f"{s.skipped} already in {args.db} with this course state ({s.seconds:.1f} s)")
+    if s.stale:
+        say(f"{s.stale} of them were regraded because the course changed since they were graded")
+    if s.not_submissions:
+        say(f"not submissions, skipped: {', '.join(s.not_submissions)} (each learner's submission is a folder "
+            "or a .zip)")
+    if args.unsandboxed:
+        from grader.results import UNJAILED
+
+        say(f"note: {UNJAILED}")
+
+
+def _outputs(course: Course, book: object, args: Args, deadline: float | None, say: Say) -> None:
+    from grader import report as reports
+    from grader.instructor import cohort, feedback, late
+    from grader.instructor.gradebook import Gradebook
+    from grader.report import csv as csv_report
+
+    assert isinstance(book, Gradebook)
+    if args.csv is not None:
+        stored = float(book.setting("deadline") or 0) or None
+        rows = late.apply(book.rows(), course.late, deadline or stored)
+        reports.write_file(args.csv, csv_report.render_cohort(course.title, [s.id for s in course.stages], rows))
+        say(f"wrote {args.csv}")
+    if args.lms is not None:
+        scores = feedback.lms_scores(course, book, deadline)
+        reports.write_file(args.lms, csv_report.render_lms(scores))
+        blank = sum(score is None for _, score in scores)
+        say(f"wrote {args.lms} (id,score for an LMS grade import" + (f"; {blank} left blank: the grader failed "
+                                                                    "on them, run the batch again)" if blank else ")"))
+    if args.feedback is not None:
+        written = feedback.write_all(course, book, args.feedback, deadline)
+        say(f"wrote {len(written)} feedback files to {args.feedback}")
+    if args.command == "report":
+        data = cohort.build(course, book, deadline=deadline)
+        say(cohort.render_text(data).rstrip("\n"))
+        if args.html is not None:
+            from grader.report import html
+
+            reports.write_file(args.html, html.render(data))
+            say(f"wrote {args.html}")

@@ -1,0 +1,91 @@
+"""One learner's feedback from the gradebook: what `python -m grader feedback NAME` prints and `--feedback DIR` writes.
+
+The stored report is rendered by the terminal report's renderer in full (every case, failing messages kept), and
+every case goes through `results.redacted`, the one hidden-case policy: a hidden case shows its verdict and named
+mistake only. Above it: the score after the late policy, when it was submitted and graded, and the course state.
+A submission that could not be graded gets the reason. No path of the grading machine is in any of it (batch cut
+them when it recorded the rows).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import time
+from pathlib import Path
+
+from grader import fsutil
+from grader.course import Course
+from grader.errors import UsageError
+from grader.instructor import late
+from grader.instructor.gradebook import Gradebook
+from grader.report import text
+from grader.report.cohorttext import late_words
+from grader.results import without_hidden_values
+from grader.results.cohort import Row
+
+
+def _rows(course: Course, book: Gradebook, deadline: float | None) -> dict[str, Row]:
+    if deadline is None and book.setting("deadline"):
+        deadline = float(book.setting("deadline") or 0)
+    return {r.id: r for r in late.apply(book.rows(), course.late, deadline)}
+
+
+def for_learner(course: Course, book: Gradebook, sid: str, deadline: float | None = None,
+                rows: dict[str, Row] | None = None) -> str:
+    """One learner's full feedback as text."""
+    rows = rows if rows is not None else _rows(course, book, deadline)
+    row = rows.get(sid)
+    if row is None:
+        near = difflib.get_close_matches(sid, list(rows), n=1)
+        raise UsageError(f"no submission '{sid}' in {book.path}" + (f"; did you mean '{near[0]}'?" if near else
+                                                                     f" ({len(rows)} submissions there)"))
+    head = [f"{course.title}: feedback for {row.id}", f"Graded {row.graded_at} (course state {row.course_key[:10]})"]
+    if row.submitted_at is not None:
+        head.append("Submitted " + time.strftime("%Y-%m-%d %H:%M %z", time.localtime(row.submitted_at)) +
+                    (f", {late_words(row.late_days)} late" if row.late_days else ""))
+    if row.state != "graded":
+        why = ("could not be graded" if row.state == "rejected" else
+               "was not graded: the grader failed on it (your instructor will grade it again)")
+        return "\n".join([*head, "", f"Your submission {why}:", row.message, ""])
+    score = f"Score: {row.final:.4g}/{row.max_points:.4g} points"
+    if row.final_points is not None and row.final != row.points:
+        score += f" ({row.points:.4g} before the late policy)"
+    report = book.report(sid)
+    if report is None:
+        return "\n".join([*head, score, "", "(this row was recorded without its full report: regrade it)", ""])
+    report.stages = [without_hidden_values(s) for s in report.stages]
+    return "\n".join([*head, score, ""]) + "\n" + text.render(report, colour=False, verbose=True)
+
+
+def file_name(sid: str, taken: set[str]) -> str:
+    """A safe, distinct file name for a learner's feedback (ids come from learners' own file names)."""
+    base = re.sub(r"[^\w.-]", "_", sid).strip("._") or "submission"
+    name, n = f"{base}.txt", 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{base}-{n}.txt"
+    taken.add(name.casefold())
+    return name
+
+
+def write_all(course: Course, book: Gradebook, out: Path, deadline: float | None = None) -> list[Path]:
+    """One feedback file per learner in `out` (for mailing, or an LMS's feedback upload); the files written."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot make the folder {out}: {e.strerror or e}; pass another --feedback DIR")
+    rows = _rows(course, book, deadline)
+    taken: set[str] = set()
+    written = []
+    for sid in sorted(rows):
+        path = out / file_name(sid, taken)
+        fsutil.write_text(path, for_learner(course, book, sid, rows=rows))
+        written.append(path)
+    return written
+
+
+def lms_scores(course: Course, book: Gradebook, deadline: float | None = None) -> list[tuple[str, float | None]]:
+    """(submission id, final score) for an LMS's grade import; None where the grader failed (not a zero)."""
+    return [(r.id, None if r.state == "error" else round(r.final, 4))
+            for r in sorted(_rows(course, book, deadline).values(), key=lambda r: r.id)]

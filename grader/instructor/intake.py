@@ -1,0 +1,145 @@
+"""Which files of a submission are graded: the course's stage files, found where learners really put them.
+
+Learners zip the whole handout (fixtures and all), a folder with their virtualenv in it, the stage files on their
+own, or a `Student/` folder their system capitalised. What is graded is the same in every case: the stage files the
+course declares (`student/gelu.py`, ...), matched without regard to case, plus any other `.py` file beside them (a
+helper module a stage file imports). They are looked for in the shallowest folder named `student` (in any case);
+failing that, in the shallowest folder holding one of the declared files by name (the files zipped on their own, or
+a folder renamed `student (1)`). Folders no learner writes code in (a virtualenv, .git, __MACOSX, caches) and
+dot-files (`._gelu.py`, macOS's resource forks) are never looked at, so caps apply to what is extracted, not to what
+happened to be zipped along.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
+
+from grader.errors import GraderError
+
+# Folders skipped wherever they appear (compared without case); every folder whose name starts with a dot too.
+IGNORED_DIRS = frozenset({"__macosx", "__pycache__", "venv", "env", "node_modules", "site-packages",
+                          "dist-packages"})
+
+
+class IntakeError(GraderError):
+    """The submission holds no stage file, or holds them in two places; the message says which."""
+
+
+def ignored_dir(name: str) -> bool:
+    """Whether a folder of this name is skipped (a virtualenv, a cache, version control, macOS metadata)."""
+    return name.startswith(".") or name.casefold() in IGNORED_DIRS
+
+
+def ignored(path: PurePosixPath) -> bool:
+    """Whether a file is skipped: a dot-file, or in a skipped folder."""
+    return path.name.startswith(".") or any(ignored_dir(p) for p in path.parts[:-1])
+
+
+def choose(paths: Sequence[PurePosixPath], declared: Sequence[str], flat_ok: bool,
+           where: str) -> dict[PurePosixPath, PurePosixPath]:
+    """Map each file to be graded to its place under student/ (declared files get their declared spelling).
+
+    declared: the course's stage files, as `student/gelu.py`. With none declared (a caller that does not know the
+    course), every `.py` in the student folder is taken, and files at the top only when flat_ok.
+    """
+    files = [p for p in paths if not ignored(p)]
+    wanted = {PurePosixPath(d).relative_to("student").as_posix().casefold(): d for d in declared}
+    folder = _student_folder(files, where)
+    if folder is None and (wanted or flat_ok):
+        folder = _folder_with_stage_files(files, wanted, flat_ok, where)
+    if folder is None:
+        names = ", ".join(PurePosixPath(d).name for d in declared[:4]) + (", ..." if len(declared) > 4 else "")
+        also = f" and none of the stage files ({names})" if declared else ""
+        raise IntakeError(f"{where}: no student/ folder{also} in it; submit the folder that holds student/ (the "
+                          "one with your stage files, e.g. student/gelu.py)")
+    picks: dict[PurePosixPath, list[PurePosixPath]] = {}
+    for path in files:
+        if path.suffix.casefold() != ".py" or path.parts[:len(folder.parts)] != folder.parts:
+            continue
+        rel = PurePosixPath(*path.parts[len(folder.parts):])
+        if rel.as_posix().casefold() in wanted:
+            picks.setdefault(PurePosixPath(wanted[rel.as_posix().casefold()]), []).append(path)
+        elif len(rel.parts) == 1:  # a helper beside the stage files keeps its own name
+            picks.setdefault(PurePosixPath("student", rel.stem + ".py"), []).append(path)
+    # of two case variants of one file (gelu.py, GELU.py), the declared spelling wins, then the first by name
+    return {min(found, key=lambda p: (p.name != target.name, p.as_posix())): target for target, found in picks.items()}
+
+
+def _student_folder(files: list[PurePosixPath], where: str) -> PurePosixPath | None:
+    """The shallowest folder named student (any case) holding a file; None when there is none."""
+    found = {PurePosixPath(*p.parts[:i + 1]) for p in files for i, part in enumerate(p.parts[:-1])
+             if part.casefold() == "student"}
+    if not found:
+        return None
+    depth = min(len(f.parts) for f in found)
+    shallowest = sorted(f for f in found if len(f.parts) == depth)
+    if len(shallowest) > 1:
+        raise IntakeError(f"{where}: holds several student/ folders ({', '.join(map(str, shallowest))}); submit "
+                          "exactly one")
+    return shallowest[0]
+
+
+def _folder_with_stage_files(files: list[PurePosixPath], wanted: dict[str, str], flat_ok: bool,
+                             where: str) -> PurePosixPath | None:
+    """The shallowest folder holding a declared stage file by name (or, with none declared, any .py at the top)."""
+    if not wanted:
+        return PurePosixPath() if any(len(p.parts) == 1 and p.suffix == ".py" for p in files) else None
+    found = {p.parent for p in files if p.name.casefold() in {PurePosixPath(w).name for w in wanted}}
+    if not found:
+        return None
+    depth = min(len(f.parts) for f in found)
+    shallowest = sorted(f for f in found if len(f.parts) == depth)
+    if len(shallowest) > 1:
+        raise IntakeError(f"{where}: holds stage files in several folders ({', '.join(map(str, shallowest))}); "
+                          "submit one student/ folder")
+    return shallowest[0]
+
+
+def zip_entry_count(path: Path) -> int | None:
+    """The number of entries a zip's end record declares, read before zipfile lists them all; None if not found.
+
+    A zip may declare millions of entries (each a few dozen bytes of central directory), and zipfile builds an
+    object for every one on opening: the count is checked first.
+    """
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - (1 << 16) - 22))
+            tail = f.read()
+    except OSError:
+        return None
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) < at + 22:
+        return None
+    (count,) = struct.unpack_from("<H", tail, at + 10)
+    locator = tail.rfind(b"PK\x06\x07", 0, at)
+    if count == 0xFFFF and locator >= 0 and len(tail) >= locator + 20:  # zip64: the count is in its own record
+        (offset,) = struct.unpack_from("<Q", tail, locator + 8)
+        try:
+            with open(path, "rb") as f:
+                f.seek(offset)
+                record = f.read(56)
+        except (OSError, ValueError, OverflowError):
+            return None
+        if record[:4] == b"PK\x06\x06" and len(record) >= 40:
+            (count,) = struct.unpack_from("<Q", record, 32)
+    return int(count)
+
+
+def zip_time(info: zipfile.ZipInfo) -> float | None:
+    """An entry's modification time: its extended-timestamp field (UTC) if present, else its DOS time, read as local."""
+    extra, at = info.extra, 0
+    while at + 4 <= len(extra):
+        tag, size = struct.unpack_from("<HH", extra, at)
+        if tag == 0x5455 and size >= 5 and extra[at + 4] & 1 and at + 9 <= len(extra):
+            return float(struct.unpack_from("<i", extra, at + 5)[0])
+        at += 4 + size
+    try:
+        return time.mktime((*info.date_time, 0, 0, -1))
+    except (OverflowError, ValueError):
+        return None

@@ -1,0 +1,64 @@
+"""When a submission was made, and what lateness costs: course.yaml's `late:` policy and `batch --deadline`.
+
+A submission's time is the newest modification time of the files graded: the zip entries' own times (the UTC time
+of the "extended timestamp" field when the zip has one, else the zip's local DOS time read in this machine's time
+zone), or the files' mtimes for a folder. An LMS's own record of the submission time is better when you have it;
+this is what the files themselves say.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+
+from grader.course.model import LatePolicy
+from grader.errors import UsageError
+from grader.results.cohort import Row
+
+
+def submitted_at(root: Path, written: Iterable[str]) -> float | None:
+    """The newest modification time of the files graded (unpack keeps each file's own time)."""
+    times = []
+    for rel in written:
+        try:
+            times.append(os.stat(root / rel).st_mtime)
+        except OSError:
+            continue
+    return max(times, default=None)
+
+
+def parse_deadline(text: str) -> float:
+    """--deadline 2025-03-01T23:59 (this machine's zone) or with a zone (+01:00, Z): seconds since the epoch."""
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--deadline {text}: give a date and time like 2025-03-01T23:59, or with a time zone "
+                         "like 2025-03-01T23:59+01:00")
+    return when.timestamp()  # a naive time is read in this machine's zone
+
+
+def days_late(submitted: float | None, deadline: float | None, policy: LatePolicy) -> float:
+    """Days past the deadline and its grace period (0 when on time, or when either time is unknown)."""
+    if submitted is None or deadline is None:
+        return 0.0
+    return max(0.0, (submitted - deadline - 60 * policy.grace_minutes) / 86400)
+
+
+def final_points(points: float, days: float, policy: LatePolicy) -> float:
+    """The points after the late policy: `per_day` off per started day late, none past `max_days`."""
+    if days <= 0:
+        return points
+    if policy.max_days is not None and days > policy.max_days:
+        return 0.0
+    return points * max(0.0, 1.0 - policy.per_day * math.ceil(days))
+
+
+def apply(rows: list[Row], policy: LatePolicy, deadline: float | None) -> list[Row]:
+    """Fill in each row's late_days and final_points (in place; returned for chaining)."""
+    for row in rows:
+        row.late_days = round(days_late(row.submitted_at, deadline, policy), 3)
+        row.final_points = final_points(row.points, row.late_days, policy)
+    return rows

@@ -1,0 +1,162 @@
+"""What a batch must grade: every submission whose content or whose course state is not the one in the gradebook.
+
+A row of the gradebook is current only for the submission's content (its digest) and the course it was graded
+against. The course state is a digest of what decides a grade: each graded stage's definition (its stage.yaml as
+the loader typed it, cases, tolerances, points, decoys and decoys.py), its fixtures' manifest (the digests of every
+input and expected output), the upstream policy, the stages graded and the grader's version. Change gelu's points,
+fix a hidden case's fixture, or grade `--stage ID` after a full batch, and each row graded before is stale: the
+next batch regrades it, and until then the cohort report says which rows were graded with which state.
+
+A path that is itself one learner's submission (`batch SUBS/alice`, `batch SUBS/alice.zip`) grades that learner,
+again even when nothing changed; `--only NAME` and `--force` choose learners to regrade in a folder of them.
+Entries of the folder that are not submissions (a README, a .tar.gz) are listed once as skipped.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader import __version__, fixtures
+from grader.course import Course, Stage
+from grader.errors import UsageError
+from grader.instructor import contents, intake, submissions
+from grader.instructor.gradebook import Gradebook
+
+
+@dataclass(frozen=True)
+class CourseState:
+    """The course as a batch grades it: a digest, and what it is made of (to say what changed)."""
+
+    key: str
+    parts: dict[str, Any] = field(hash=False)  # {"grader", "upstream", "stages": {id: {"points", "definition", ...}}}
+
+    @property
+    def short(self) -> str:
+        return self.key[:10]
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _definition(stage: Stage) -> str:
+    """The stage as the loader typed it, without where it sits or on which YAML lines its cases are."""
+    d = asdict(stage)
+    d.pop("dir")
+    d.pop("points")  # a part of its own (what_changed says "gelu's points")
+    for case in d["cases"]:
+        case.pop("line")
+    decoys = stage.dir / "decoys.py"
+    d["decoys.py"] = _sha(decoys.read_bytes()) if decoys.exists() else None
+    return _sha(json.dumps(d, sort_keys=True, default=str).encode())
+
+
+def course_state(course: Course, stage_ids: tuple[str, ...] = ()) -> CourseState:
+    """The state of the course for a batch of these stages (all by default)."""
+    stages = {}
+    for stage in course.stages:
+        if stage_ids and stage.id not in stage_ids:
+            continue
+        manifest = fixtures.stage_dir(course, stage) / fixtures.MANIFEST
+        stages[stage.id] = {"points": stage.points, "definition": _definition(stage)[:16],
+                            "fixtures": _sha(manifest.read_bytes())[:16] if manifest.exists() else "missing"}
+    parts = {"grader": __version__, "upstream": course.upstream, "stages": stages}
+    return CourseState(_sha(json.dumps(parts, sort_keys=True).encode()), parts)
+
+
+def what_changed(old: dict[str, Any] | None, new: CourseState) -> str:
+    """In words, what differs between the state a row was graded with and the current one."""
+    if not old:
+        return "graded before the gradebook recorded course states"
+    said = []
+    for key, what in (("grader", "the grader's version"), ("upstream", "the upstream policy")):
+        if old.get(key) != new.parts[key]:
+            said.append(f"{what} ({old.get(key)} then, {new.parts[key]} now)")
+    before, now = old.get("stages", {}), new.parts["stages"]
+    missing = [s for s in now if s not in before]
+    if missing:
+        said.append(f"not graded then: {', '.join(missing)}")
+    for sid in (s for s in now if s in before):
+        changed = [k for k in ("points", "definition", "fixtures") if before[sid].get(k) != now[sid][k]]
+        if "points" in changed:
+            said.append(f"{sid}'s points ({before[sid].get('points'):g} then, {now[sid]['points']:g} now)")
+        said += [f"{sid}'s {k}" for k in changed if k != "points"]
+    extra = [s for s in before if s not in now]
+    if extra:
+        said.append(f"graded then but not in this course state: {', '.join(extra)}")
+    return "changed: " + "; ".join(said) if said else "the same course"
+
+
+@dataclass
+class Plan:
+    """What a batch grades, and why the rest is left as it is."""
+
+    state: CourseState
+    todo: list[tuple[submissions.Submission, str]] = field(default_factory=list)  # (submission, content digest)
+    total: int = 0  # submissions found
+    current: int = 0  # already graded with this content and this course state
+    stale: int = 0  # in todo because the course changed since they were graded
+    skipped: list[str] = field(default_factory=list)  # entries of the folder that are not submissions
+    single: bool = False  # the path was one learner's submission
+    refused: list[tuple[submissions.Submission, str]] = field(default_factory=list)  # could not even be read
+
+
+def looks_like_one(path: Path, declared: list[str]) -> bool:
+    """Whether a folder is itself one learner's submission: it holds student/ (any case) or a stage file."""
+    names = {p.name.casefold(): p for p in path.iterdir() if not p.name.startswith(".")}
+    student = names.get("student")
+    return (student is not None and student.is_dir()) or any(Path(d).name.casefold() in names for d in declared)
+
+
+def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission], list[str], bool]:
+    """(submissions, entries skipped as not submissions, whether the path was a single submission)."""
+    if path.is_file() and path.suffix.lower() == ".zip":
+        return [submissions.Submission(path.stem, path)], [], True
+    if path.is_dir() and looks_like_one(path, declared):
+        return [submissions.Submission(path.resolve().name, path)], [], True
+    found = submissions.discover(path)
+    subs = [s for s in found if s.kind != "other" and not (s.kind == "folder" and intake.ignored_dir(s.path.name))]
+    return subs, sorted(s.path.name for s in found if s not in subs), False
+
+
+def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = (), only: tuple[str, ...] = (),
+         force: bool = False) -> Plan:
+    """The submissions to grade now: new, changed, stale, chosen with --only, or all with --force."""
+    state = course_state(course, stages)
+    subs, skipped, single = survey(path, [s.student_file for s in course.stages])
+    ids = [s.id for s in subs]
+    for name in only:
+        if name not in ids:
+            near = difflib.get_close_matches(name, ids, n=1)
+            raise UsageError(f"--only {name}: no submission of that name in {path}" +
+                             (f"; did you mean '{near[0]}'?" if near else f" ({len(ids)} submissions there)"))
+    chosen = [s for s in subs if not only or s.id in only]
+    out = Plan(state, total=len(chosen), skipped=skipped, single=single)
+    known = book.known()
+    for sub in chosen:
+        try:
+            digest = contents.digest(sub)
+        except submissions.SubmissionError as e:  # one submission that cannot even be read stops only itself
+            out.refused.append((sub, str(e)))
+            continue
+        row = known.get(sub.id)
+        if row is not None and row[0] == digest and row[1] == state.key and not (force or only or single):
+            out.current += 1
+            continue
+        if row is not None and row[0] == digest and row[1] != state.key:
+            out.stale += 1
+        out.todo.append((sub, digest))
+    return out
+
+
+def time_left(done: int, total: int, elapsed: float) -> str:
+    """An estimate of the time left from the pace so far: `about 4 min left`."""
+    if done >= total:
+        return "done"
+    left = elapsed / max(done, 1) * (total - done)
+    return f"about {left / 60:.0f} min left" if left >= 90 else f"about {left:.0f} s left"

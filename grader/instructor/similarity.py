@@ -1,0 +1,114 @@
+"""Which learners' files are suspiciously alike: winnowed fingerprints of normalised tokens, compared cohort-wide.
+
+The method is MOSS's (Schleimer, Wilkerson, Aiken, "Winnowing: local algorithms for document fingerprinting",
+SIGMOD 2003): each file becomes a token stream in which every name is the same token (so renaming variables or
+functions changes nothing), comments, blank lines and layout are gone, and strings are one token; the stream's
+k-grams are hashed and, from each window of w hashes, the smallest is kept. Two files share a fingerprint where
+they share a k-gram. The stub every learner starts from is boilerplate and never counts, and fingerprints that
+half the cohort shares are the way everyone writes a line of numpy, not copying.
+
+Written here rather than taken from PyPI: copydetect (the maintained winnowing package) needs matplotlib, tqdm
+and pygments at run time, and the grader ships itself with its requirements into every learner's handout;
+pycode_similar (last released 2020) compares ASTs function by function with difflib and is built on ast.Str,
+deprecated since Python 3.8. Python's own tokenize is all this needs, and it never runs the learner's code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import keyword
+import tokenize
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from grader.results.cohort import Similar
+
+K = 10  # tokens per k-gram: shorter matches are coincidence
+W = 6  # winnowing window: any match of K + W - 1 tokens or more shares a fingerprint
+THRESHOLD = 0.6  # share of the smaller submission's fingerprints two submissions must share to be flagged
+MIN_SHARED = 12  # and at least this many (tiny files are alike by necessity)
+COMMON = 0.5  # a fingerprint found in more than this share of the cohort is how everyone writes it
+
+
+def tokens(source: str) -> list[str]:
+    """The file as normalised tokens: names as `V` (keywords and attribute names kept), strings as `S`."""
+    out: list[str] = []
+    after_dot = False
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER):
+                continue
+            if tok.type == tokenize.NAME:
+                out.append(tok.string if keyword.iskeyword(tok.string) or after_dot else "V")
+            elif tok.type == tokenize.STRING or tok.type == getattr(tokenize, "FSTRING_START", -1):
+                out.append("S")
+            elif tok.type == tokenize.NEWLINE:
+                out.append(";")
+            elif tok.type in (tokenize.INDENT, tokenize.DEDENT):
+                out.append("{" if tok.type == tokenize.INDENT else "}")
+            else:
+                out.append(tok.string)
+            after_dot = tok.string == "."
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass  # a file that does not tokenize to the end is compared up to where it stops
+    return out
+
+
+def _hash(gram: list[str]) -> int:
+    return int.from_bytes(hashlib.blake2b("\x00".join(gram).encode(), digest_size=8).digest(), "little",
+                          signed=True)
+
+
+def fingerprints(source: str) -> list[int]:
+    """The winnowed fingerprints of a source file, sorted and distinct."""
+    toks = tokens(source)
+    hashes = [_hash(toks[i:i + K]) for i in range(len(toks) - K + 1)]
+    if len(hashes) <= W:
+        return sorted(set(hashes))
+    return sorted({min(hashes[i:i + W]) for i in range(len(hashes) - W + 1)})
+
+
+def of_files(root: Path, written: Iterable[str]) -> dict[str, list[int]]:
+    """Fingerprints of each file graded (paths relative to root, e.g. student/gelu.py)."""
+    out = {}
+    for rel in written:
+        try:
+            out[rel] = fingerprints((root / rel).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    return out
+
+
+def pairs(cohort: dict[str, dict[str, list[int]]], boilerplate: dict[str, list[int]],
+          threshold: float = THRESHOLD, min_shared: int = MIN_SHARED) -> list[Similar]:
+    """Every pair of submissions at or above the threshold, the most alike first."""
+    common_cut = max(2, int(COMMON * len(cohort)))
+    kept: dict[str, dict[str, set[int]]] = {}
+    frequency: Counter[tuple[str, int]] = Counter()
+    for sub, files in cohort.items():
+        kept[sub] = {f: set(h) - set(boilerplate.get(f, ())) for f, h in files.items()}
+        frequency.update((f, h) for f, hs in kept[sub].items() for h in hs)
+    index: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for sub, sets in kept.items():
+        for f, hs in sets.items():
+            sets[f] = {h for h in hs if frequency[f, h] <= common_cut}
+            for h in sets[f]:
+                index[f, h].append(sub)
+    shared: Counter[tuple[str, str, str]] = Counter()
+    for (f, _), subs in index.items():
+        for i, a in enumerate(subs):
+            for b in subs[i + 1:]:
+                shared[(a, b, f) if a < b else (b, a, f)] += 1
+    totals: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for (a, b, f), n in shared.items():
+        totals[a, b][f] += n
+    size = {sub: sum(len(hs) for hs in sets.values()) for sub, sets in kept.items()}
+    out = []
+    for (a, b), per_file in totals.items():
+        n = sum(per_file.values())
+        score = n / max(1, min(size[a], size[b]))
+        if n >= min_shared and score >= threshold:
+            out.append(Similar(a, b, round(score, 3), n, [f for f, _ in per_file.most_common(3)]))
+    return sorted(out, key=lambda p: (-p.score, p.a, p.b))

@@ -1,0 +1,170 @@
+"""A submission's stages graded for marks: the upstream policy, a time budget per stage, earlier stages named.
+
+course.yaml's `upstream:` decides what a stage that depends on earlier ones calls. "reference" grades it with the
+references of every stage it depends on standing in for the learner's (grade.Options(isolate=True), what
+`--isolate` does for a learner), so one mistake upstream costs its own stage only. "own" grades it with the
+learner's own earlier stages; a stage that fails while one of those fails is graded once more with the references,
+to tell "fails only because of an earlier stage" from a mistake of its own. Either way the stage's result carries
+an `Upstream` record (which of the learner's earlier stages it imports, directly or through their other files,
+fail) and says it in a note, so every output names it.
+
+A copy of the course without reference solutions (a handout) cannot stand references in: it grades with the
+learner's own and says so. The budget is per stage: one stage that loops costs that stage's cases, not the rest of
+the submission's. A function that timed out is not called again (judge/grade.py, run/sandbox.py `once`), nor is a
+later stage whose file imports the module that looped (judge/loops.py).
+
+Graded runs go through the submission's jail (grader/run/jail/), which never takes reference functions as
+stand-ins (the forked child's --isolate). A stage graded with references runs instead in a jail of its own whose
+copy of student/ holds, in place of each earlier stage's learner file, that stage's reference.py (with the learner's
+function names bound to the reference's): `with_references`. With --unsandboxed (trusted submissions) the forked
+graded child stands the references in as before. Each stage is graded in the submission's jail, public cases then
+hidden ones; a jail that ran hidden cases is ended before the next stage's public cases run, so nothing a hidden
+call saw can be shown under a later public case (docs/jail.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from grader.course import Course, Stage
+from grader.judge import grade, loops
+from grader.judge.sources import CaseSource
+from grader.report.casetext import upstream_sentence
+from grader.results import UNJAILED, Report, StageResult, Status, Upstream
+from grader.run.jail import Jail
+
+REFERENCES = ".grader-references-"  # a stage's copy of student/ with the references in (under the submission root)
+
+
+@dataclass
+class Settings:
+    """How a submission's stages are graded for marks."""
+
+    stages: tuple[str, ...] = ()  # these stages only (all by default)
+    budget: float = 120.0  # seconds each stage may take in all; the cases left are recorded as not run
+    policy: str | None = None  # "reference" or "own"; the course's `upstream:` by default
+    source: Callable[[Stage], CaseSource] | None = None  # where case data comes from (a batch's shared fixtures)
+    unsandboxed: bool = False  # forked graded children instead of the jail: trusted submissions only
+    jail: Jail | None = None  # the submission's jail (a batch's, warm); else one is opened for this submission
+
+
+def earlier(course: Course, stage: Stage) -> list[str]:
+    """Every stage this one depends on, directly or through another, in course order."""
+    wanted, todo = set(), list(stage.depends_on)
+    while todo:
+        dep = todo.pop()
+        if dep not in wanted:
+            wanted.add(dep)
+            todo.extend(course.stage(dep).depends_on)
+    return [s.id for s in course.stages if s.id in wanted]
+
+
+def has_references(course: Course, ids: list[str]) -> bool:
+    """Whether this copy of the course holds the reference solution of each of these stages."""
+    return all((course.stage(i).dir / "reference.py").exists() for i in ids)
+
+
+def max_points(course: Course, stage_ids: tuple[str, ...] = ()) -> float:
+    """The points the graded stages are worth (what a rejected submission is out of)."""
+    return sum(s.points for s in course.stages if not stage_ids or s.id in stage_ids)
+
+
+def grade_stages(course: Course, root: Path, settings: Settings) -> Report:
+    """Grade the learner's code in root (holding student/) stage by stage, hidden cases included."""
+    if settings.jail is None:
+        with Jail(root, unsandboxed=settings.unsandboxed) as box:
+            return _stages(course, root, settings, box)
+    return _stages(course, root, settings, settings.jail)
+
+
+def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report:
+    stages = [course.stage(s) for s in settings.stages] if settings.stages else list(course.stages)
+    policy = settings.policy or course.upstream
+    passed: dict[str, bool] = {}
+    looping: dict[str, str] = {}
+    results = []
+    for i, stage in enumerate(stages):
+        if i and any(c.hidden for c in stages[i - 1].cases):
+            box.close()  # the next stage's public cases never run in a jail that ran hidden ones
+        deadline = time.monotonic() + settings.budget
+        deps = earlier(course, stage)
+        references = bool(deps) and has_references(course, deps)
+        result = _grade(course, stage, root, settings, box, deadline, looping, policy == "reference" and references)
+        if deps:
+            uses = loops.reachable(root, stage.module)  # an earlier stage the learner's code never imports is no cause
+            up = Upstream(policy="reference" if policy == "reference" and references else "own",
+                          failing=[d for d in deps if passed.get(d) is False and course.stage(d).module in uses],
+                          not_graded=[d for d in deps if d not in passed])
+            if up.policy == "reference":
+                up.with_references = result.passed
+            elif up.failing and not result.passed and references and time.monotonic() < deadline:
+                up.with_references = _grade(course, stage, root, settings, box, deadline, looping, True).passed
+            result.upstream = up
+            sentence = upstream_sentence(result)
+            if sentence:
+                result.notes.append(sentence)
+            if policy == "reference" and not references:
+                result.notes.append("The course grades each stage with the references of the stages it depends on, "
+                                    "but this copy of the course has none: graded with your own.")
+        passed[stage.id] = result.passed
+        looping.update(loops.stuck(result))
+        results.append(result)
+    return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
+
+
+def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, deadline: float,
+           looping: dict[str, str], isolate: bool) -> StageResult:
+    options = grade.Options(root=root, hidden=True, graded=True, isolate=isolate, looping=dict(looping),
+                            jail=box, unsandboxed=box.unsandboxed, cancel=lambda: time.monotonic() > deadline,
+                            source=settings.source(stage) if settings.source else None)
+    if isolate and not box.unsandboxed:  # the jail takes no stand-ins: the references are written in as files
+        result = with_references(course, stage, root, options)
+    else:
+        result = grade.grade_stage(course, stage, options)
+    for case in result.cases:
+        if case.status is Status.SKIPPED and case.message == "not run":
+            case.message = (f"not run: this stage used up its time budget of {settings.budget:g} s (look for an "
+                            "endless loop or very slow code in an earlier case)")
+    return result
+
+
+def with_references(course: Course, stage: Stage, root: Path, options: grade.Options) -> StageResult:
+    """Grade a stage in a jail of its own whose student/ holds the references of the stages it depends on."""
+    copy = Path(tempfile.mkdtemp(prefix=REFERENCES, dir=root))
+    try:
+        shutil.copytree(root / "student", copy / "student", symlinks=True)
+        deps = [course.stage(d) for d in earlier(course, stage)]
+        looping = {m: why for m, why in options.looping.items() if m not in {d.module for d in deps}}  # replaced
+        for dep in deps:
+            source = (dep.dir / "reference.py").read_text(encoding="utf-8")
+            names = [f"{f.name} = {f.reference}\n" for f in dep.functions if f.name != f.reference]
+            target = copy / dep.student_file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source + ("\n\n# the learner's names for the reference's functions\n" if names else "")
+                              + "".join(names), encoding="utf-8")
+        assert options.jail is not None
+        with Jail(copy, options.jail.settings) as box:
+            return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, jail=box,
+                                                                looping=looping))
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def ship_references(course: Course, dest: Path) -> list[str]:
+    """Into a derived copy at dest (the Gradescope bundle's course): the references its `upstream:` policy needs.
+
+    Only with `upstream: reference`, and only of the stages another stage depends on; they sit in stages/<id>/,
+    which graded runs hide from the learner's code (its functions still run in the learner's process: see
+    docs/authoring.md on `upstream:`). Returns the stage ids shipped.
+    """
+    if course.upstream != "reference":
+        return []
+    needed = sorted({d for s in course.stages for d in s.depends_on})
+    for stage_id in needed:
+        shutil.copyfile(course.stage(stage_id).dir / "reference.py", dest / "stages" / stage_id / "reference.py")
+    return needed

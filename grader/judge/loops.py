@@ -1,0 +1,78 @@
+"""What a timeout in one stage means for the next ones, in a graded run: the later stages that would call the loop.
+
+A learner's function that timed out is not called again in its own stage (run/sandbox.py, `once`). A later stage
+whose file imports the module that looped would wait for the same timeout on each function that calls it, so its
+cases are not run either, and say why. "Imports" is read from the learner's source with a regular expression over
+its import lines (the file is never imported in the grader): an approximation that errs towards running the code.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from grader.course.model import Stage
+from grader.results import StageResult, Status
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w \t,.]+)", re.MULTILINE)
+
+
+def imported(source: str, package: str = "student") -> set[str]:
+    """The modules of the learner's package that a source file imports (`from .gelu import`, `import student.x`)."""
+    out: set[str] = set()
+    for dots, module, names in _FROM.findall(source):
+        base = package if dots else ""
+        full = ".".join(p for p in (base, module) if p)
+        if full == package:  # from student import gelu / from . import gelu
+            out.update(f"{package}.{n.split()[0]}" for n in names.split(",") if n.strip())
+        elif full.startswith(package + "."):
+            out.add(full)
+    for names in _IMPORT.findall(source):
+        out.update(n.split()[0] for n in names.split(",") if n.strip().startswith(package + "."))
+    return out
+
+
+def reachable(root: Path, module: str) -> set[str]:
+    """The learner modules a module imports, directly or through others of the learner's (read, never imported)."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        try:
+            source = (root / (current.replace(".", "/") + ".py")).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for found in imported(source) - seen:
+            seen.add(found)
+            todo.append(found)
+    return seen - {module}
+
+
+def stuck(result: StageResult) -> dict[str, str]:
+    """The learner modules a stage's timeouts were stuck in, each with a few words on the timeout."""
+    out: dict[str, str] = {}
+    for case in result.cases:
+        if case.status is not Status.TIMEOUT:
+            continue
+        where = (case.where or "").split(":", 1)[0]  # "student/gelu.py:11  while ..." (public cases only)
+        module = where[:-3].replace("/", ".") if where.endswith(".py") else result.student_file[:-3].replace("/", ".")
+        out.setdefault(module, f"{case.function} timed out on case '{case.case}' of stage '{result.stage}'")
+    return out
+
+
+def blocked(root: Path, stage: Stage, looping: dict[str, str], substituted: set[str]) -> str | None:
+    """Why this stage's cases are not run, when its learner file imports a module known to loop; else None."""
+    live = {m: why for m, why in looping.items() if m not in substituted and m != stage.module}
+    if not live:
+        return None
+    try:
+        source = (root / stage.student_file).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    calls = sorted(imported(source) & set(live))
+    if not calls:
+        return None
+    module = calls[0]
+    return (f"not run: {stage.student_file} imports {module.replace('.', '/')}.py, where {live[module]}; fix that "
+            "loop first (each case would have waited for the timeout again)")

@@ -1,0 +1,113 @@
+"""Issue 14, point 2: submissions as learners really send them are graded, not rejected.
+
+A cohort built here: the whole handout zipped (fixtures and all, past the byte cap though only student/*.py is
+read), a zip with a virtualenv inside (past the old entry cap, with symlinks), the stage files bare at the top, a
+Student/ folder with case variants, macOS's litter, and a README beside the submissions.
+"""
+
+from __future__ import annotations
+
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from test_batch import GOOD, folder, make_zip, student
+
+from grader.course import Course
+from grader.instructor import batch, intake, regrade, submissions
+from grader.instructor.gradebook import Gradebook
+
+DECLARED = ["student/double.py", "student/combine.py", "student/split.py"]
+
+
+def _link(name: str, target: bytes) -> tuple[zipfile.ZipInfo, bytes]:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    return info, target
+
+
+@pytest.fixture
+def cohort(tmp_path: Path) -> Path:
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    handout = [(f"handout/student/{k}.py", v.encode()) for k, v in GOOD.items()]
+    handout += [("handout/fixtures/gpt2/artifacts/model.npy", b"\x93NUMPY" + b"\0" * (70 << 20)),  # 70 MB > 64 MiB
+                ("handout/grader/cli.py", b"print('the grader')\n"), ("handout/student/__init__.py", b"")]
+    make_zip(subs / "whole_handout.zip", handout)
+    venv = [(f".venv/lib/python3.11/site-packages/pkg{i}/mod.py", b"x = 1\n") for i in range(2100)]
+    venv += [_link(".venv/bin/python", b"/usr/bin/python3"), _link(".venv/lib64", b"lib")]
+    make_zip(subs / "with_venv.zip", venv + [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    make_zip(subs / "bare_files.zip", [(f"{k}.py", v.encode()) for k, v in GOOD.items()])
+    make_zip(subs / "mac_zip.zip", [(f"work/Student/{k.capitalize()}.py", v.encode()) for k, v in GOOD.items()] +
+             [("__MACOSX/work/Student/._Double.py", b"\x00\x05\x16\x07 binary resource fork"),
+              ("work/Student/._Split.py", b"\x00\x05\x16\x07")])
+    folder(subs, "renamed_folder", {f"student (1)/{k}.py": v for k, v in GOOD.items()})
+    folder(subs, "helper", {"student/double.py": "from student.twice import twice\n\n\ndef run_double(x):\n"
+                                                 "    return twice(x)\n",
+                            "student/twice.py": "def twice(x):\n    return 2 * x\n"})
+    (subs / "README.txt").write_text("Submissions downloaded on Monday")
+    (subs / "grades_export.tar.gz").write_bytes(b"\x1f\x8b not really")
+    (subs / "__MACOSX").mkdir()
+    return subs
+
+
+def test_submissions_as_learners_send_them_are_graded(mini_template: Path, cohort: Path, tmp_path: Path) -> None:
+    result = run_cli("batch", str(cohort), "--db", str(tmp_path / "gb.sqlite"), "--jobs", "2", cwd=mini_template)
+    assert result.returncode == 0, result.stderr
+    assert "not submissions, skipped: README.txt, __MACOSX, grades_export.tar.gz" in result.stdout
+    with Gradebook(tmp_path / "gb.sqlite", "Mini course for the grader's own tests") as book:
+        rows = {r.id: r for r in book.rows()}
+    assert set(rows) == {"whole_handout", "with_venv", "bare_files", "mac_zip", "renamed_folder", "helper"}
+    for sid in ("whole_handout", "with_venv", "bare_files", "mac_zip", "renamed_folder"):
+        assert rows[sid].state == "graded" and rows[sid].points == 7, (sid, rows[sid].message)
+    assert rows["helper"].stages["double"].status == "pass"  # a helper beside the stage files is copied too
+
+
+def test_only_the_files_to_grade_are_extracted_and_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    zpath = make_zip(tmp_path / "sub.zip", [("student/double.py", GOOD["double"].encode()),
+                                            ("student/notes.txt", b"x" * 5000), ("big/data.bin", b"\0" * 50_000)])
+    monkeypatch.setattr(submissions, "MAX_BYTES", 10_000)
+    written = submissions.unpack(submissions.Submission("s", zpath), tmp_path / "a", declared=DECLARED)
+    assert written == ["student/double.py"]  # 55 kB zipped, 28 bytes extracted: under the cap
+    big = make_zip(tmp_path / "big.zip", [("student/double.py", b"# " + b"x" * 20_000 + b"\n")])
+    with pytest.raises(submissions.SubmissionError, match="files to grade unpack to 20003 bytes"):
+        submissions.unpack(submissions.Submission("big", big), tmp_path / "b", declared=DECLARED)
+
+
+def test_a_zip_listing_too_many_entries_is_refused_before_it_is_read(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    zpath = make_zip(tmp_path / "many.zip", [(f"junk/{i}.txt", b"") for i in range(300)])
+    assert intake.zip_entry_count(zpath) == 300
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 200)
+    opened = []
+    monkeypatch.setattr(zipfile, "ZipFile", lambda *a, **k: opened.append(a))
+    with pytest.raises(submissions.SubmissionError, match="lists 300 entries"):
+        submissions.unpack(submissions.Submission("many", zpath), tmp_path / "out", declared=DECLARED)
+    assert not opened
+
+
+def test_case_variants_pick_the_declared_spelling_first() -> None:
+    from pathlib import PurePosixPath as P
+
+    chosen = intake.choose([P("STUDENT/DOUBLE.py"), P("STUDENT/double.py"), P("STUDENT/Combine.PY")], DECLARED,
+                           False, "sub")
+    assert chosen == {P("STUDENT/double.py"): P("student/double.py"), P("STUDENT/Combine.PY"): P("student/combine.py")}
+    with pytest.raises(intake.IntakeError, match="several student/ folders"):
+        intake.choose([P("a/student/double.py"), P("b/Student/double.py")], DECLARED, False, "sub")
+    with pytest.raises(intake.IntakeError, match="none of the stage files .double.py, combine.py, split.py."):
+        intake.choose([P("notes/readme.md")], DECLARED, True, "sub")
+
+
+def test_one_learners_path_grades_that_learner(mini: Course, tmp_path: Path) -> None:
+    """`batch SUBS/alice` regrades alice; it used to add a learner named `student`."""
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student(GOOD))
+    make_zip(subs / "bob.zip", [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
+        for path in (subs / "alice", subs / "bob.zip", subs / "alice"):
+            summary = batch.run(mini, path, book, batch.BatchOptions())
+            assert summary.total == summary.graded == 1  # the second alice too: naming one learner regrades it
+        assert [r.id for r in book.rows()] == ["alice", "bob"]
+    assert regrade.survey(subs, DECLARED)[2] is False and regrade.survey(subs / "alice", DECLARED)[2] is True

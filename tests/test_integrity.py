@@ -1,0 +1,130 @@
+"""Issue 14, point 6: a renamed copy is flagged, lateness is read from the submission and costs what course.yaml
+says, and the scores go out as a CSV an LMS imports.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import struct
+import time
+import zipfile
+from pathlib import Path
+
+from conftest import run_cli
+from test_batch import GOOD, folder, make_zip, student
+
+from grader.course import Course
+from grader.instructor import late, similarity
+
+ALICE = '''import numpy as np
+
+
+def run_double(x):
+    """Double, the long way round."""
+    flat = np.asarray(x).reshape(-1)
+    result = np.empty_like(flat)
+    for index in range(flat.shape[0]):
+        value = flat[index]
+        result[index] = value + value
+    return result.reshape(np.shape(x))
+
+
+def helper_scale(values, factor):
+    out = []
+    for item in values:
+        out.append(item * factor)
+    return out
+'''
+# a renamed copy: every name changed, comments added, layout changed
+BOB = '''import numpy as np
+
+# my own work
+def run_double(arr):
+    """Doubles arr."""
+    v = np.asarray(arr).reshape(-1)   # flatten
+    r = np.empty_like(v)
+    for k in range(v.shape[0]):
+        e = v[k]
+
+        r[k] = e + e
+    return r.reshape(np.shape(arr))
+
+
+def mult(xs, f):
+    acc = []
+    for t in xs:
+        acc.append(t * f)   # scale
+    return acc
+'''
+CAROL = '''import numpy as np
+
+
+def run_double(x):
+    y = np.array(x, copy=True)
+    y *= 2
+    if y.ndim == 0:
+        return np.float32(y)
+    return y
+'''
+
+
+def test_a_renamed_copy_is_flagged_and_independent_work_is_not(mini: Course, tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student({**GOOD, "double": ALICE}))
+    folder(subs, "bob", student({**GOOD, "double": BOB}))
+    folder(subs, "carol", student({**GOOD, "double": CAROL}))
+    for name in ("dan", "eve", "fay", "gus"):  # the way everyone writes it is no evidence
+        folder(subs, name, student(GOOD))
+    db = tmp_path / "gb.sqlite"
+    assert run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", cwd=mini.root).returncode == 0
+    report = run_cli("report", "--db", str(db), cwd=mini.root).stdout
+    flagged = report.split("Similar submissions")[1].split("Score distribution")[0]
+    assert "alice ~ bob" in flagged and "student/double.py" in flagged
+    assert "carol" not in flagged and "dan" not in flagged
+    assert similarity.tokens("x = foo(y)  # c\n") == similarity.tokens("a=b( c )\n")  # names and layout vanish
+
+
+def _when(text: str) -> float:
+    return time.mktime(time.strptime(text, "%Y-%m-%d %H:%M"))
+
+
+def _ut(seconds: float) -> bytes:
+    return struct.pack("<HHBi", 0x5455, 5, 1, int(seconds))
+
+
+def test_lateness_from_the_files_and_the_policy(mini: Course, tmp_path: Path) -> None:
+    yaml = mini.root / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("stages:", "late: {grace_minutes: 15, per_day: 0.25, max_days: 2}\n"
+                                                         "stages:"))
+    subs = tmp_path / "subs"
+    entries = [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()]
+
+    def zipped(name: str, when: str, utc: bool = False) -> None:
+        infos = []
+        for path, data in entries:
+            info = zipfile.ZipInfo(path, date_time=time.localtime(_when(when))[:6])
+            if utc:  # macOS and Info-ZIP add the UTC time in an extra field: it wins over the DOS time
+                info.date_time, info.extra = (1999, 1, 1, 0, 0, 0), _ut(_when(when))
+            infos.append((info, data))
+        make_zip(subs / f"{name}.zip", infos)
+
+    subs.mkdir()
+    zipped("on_time", "2025-03-01 23:50")
+    zipped("in_grace", "2025-03-02 00:10")
+    zipped("a_day_late", "2025-03-02 12:00", utc=True)
+    zipped("too_late", "2025-03-05 09:00")
+    folder(subs, "folder_late", student(GOOD))
+    for f in (subs / "folder_late" / "student").iterdir():
+        os.utime(f, (_when("2025-03-03 08:00"), _when("2025-03-03 08:00")))
+    db = tmp_path / "gb.sqlite"
+    done = run_cli("batch", str(subs), "--db", str(db), "--deadline", "2025-03-02T00:00", "--lms",
+                   str(tmp_path / "lms.csv"), cwd=mini.root)
+    assert done.returncode == 0, done.stderr
+    lms = dict(csv.reader(io.StringIO((tmp_path / "lms.csv").read_text(), newline="")))
+    assert lms == {"id": "score", "on_time": "7", "in_grace": "7", "a_day_late": "5.25", "folder_late": "3.5",
+                   "too_late": "0"}
+    report = run_cli("report", "--db", str(db), cwd=mini.root).stdout  # the deadline was kept by batch
+    assert "3 submissions late" in report and "a_day_late   5.25/7 (11.8 h late, was 7)" in report
+    assert late.final_points(8, 0.01, mini.late) == 8  # no policy in the mini course: late costs nothing

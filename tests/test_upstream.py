@@ -1,0 +1,115 @@
+"""Issue 14, points 3 and 4: one upstream mistake costs its own stage only, and a loop costs one timeout.
+
+A cohort built here: a learner whose only mistake is in `double` (combine calls their run_double), one whose
+run_double never returns, and one who is right. `upstream: reference` (the default for graded runs) grades combine
+with the reference double; `upstream: own` grades it with theirs and says it fails only because of double.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from test_batch import GOOD, folder, student
+
+from grader.course import Course, load_course
+from grader.instructor import batch, submissions
+from grader.instructor.gradebook import Entry
+from grader.judge import loops
+from grader.report import json as json_report
+from grader.report import junit, text
+from grader.report.gradescope import results as gradescope_results
+
+CALLS_DOUBLE = "from student.double import run_double\n\n\ndef run_combine(x, y):\n    return run_double(x) + y\n"
+PLUS_TWO = "def run_double(x):\n    return x + 2\n"
+LOOPS = "def run_double(x):\n    while True:\n        pass\n"
+
+
+@pytest.fixture
+def subs(tmp_path: Path) -> Path:
+    subs = tmp_path / "subs"
+    folder(subs, "good", student({**GOOD, "combine": CALLS_DOUBLE}))
+    folder(subs, "upstream", student({**GOOD, "combine": CALLS_DOUBLE, "double": PLUS_TWO}))
+    folder(subs, "loop", student({**GOOD, "combine": CALLS_DOUBLE, "double": LOOPS}))
+    return subs
+
+
+def _grade(course: Course, subs: Path, name: str, budget: float = 120.0) -> Entry:
+    sub = next(s for s in submissions.discover(subs) if s.id == name)
+    return batch.grade_submission(course, sub, "digest", batch.BatchOptions(budget=budget))
+
+
+def _own(mini: Course) -> Course:
+    yaml = mini.root / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("stages:", "upstream: own\nstages:"))
+    return load_course(mini.root)
+
+
+def test_reference_policy_credits_a_stage_whose_only_fault_is_upstream(mini: Course, subs: Path) -> None:
+    entry = _grade(mini, subs, "upstream")
+    assert entry.report is not None
+    combine = entry.report.stages[1]
+    assert combine.passed and combine.points == 2 and entry.report.points == 3  # not 1: combine is not zeroed
+    assert combine.upstream is not None and combine.upstream.failing == ["double"] and combine.upstream.blamed
+    # every output names it
+    assert "graded with the reference double (yours fails)" in text.render(entry.report)
+    assert any("graded with the reference double in place of yours" in n for n in combine.notes)
+    assert json.loads(json_report.render(entry.report))["stages"][1]["upstream"]["failing"] == ["double"]
+    assert 'name="upstream"' in junit.render(entry.report)
+    assert "graded with the reference double" in gradescope_results(entry.report)["output"]
+    good = _grade(mini, subs, "good")
+    assert good.report is not None and good.report.stages[1].upstream.failing == []  # type: ignore[union-attr]
+    assert "reference" not in text.verdict(good.report.stages[1])
+
+
+def test_own_policy_says_the_stage_fails_only_because_of_an_earlier_one(mini: Course, subs: Path) -> None:
+    entry = _grade(_own(mini), subs, "upstream")
+    assert entry.report is not None
+    combine = entry.report.stages[1]
+    assert not combine.passed and combine.points == 0
+    assert combine.upstream is not None and combine.upstream.policy == "own" and combine.upstream.blamed
+    assert "fails only because of double" in text.verdict(combine)
+    assert any("with the reference double in place of yours it passes" in n for n in combine.notes)
+
+
+def test_a_loop_costs_one_timeout_and_only_its_own_stage(mini: Course, subs: Path) -> None:
+    started = time.monotonic()
+    entry = _grade(mini, subs, "loop")
+    took = time.monotonic() - started
+    assert entry.report is not None
+    double, combine, split = entry.report.stages
+    statuses = [c.status.value for c in double.cases]
+    assert statuses == ["timeout", "skipped", "skipped"]
+    assert "run_double timed out on case 'small'" in double.cases[1].message
+    assert combine.passed and split.passed  # the reference double stands in; split never calls it
+    assert took < 3 + 2.5, f"one 3 s timeout, not one per case ({took:.1f} s)"
+
+
+def test_own_policy_does_not_wait_again_for_a_stage_that_imports_the_loop(mini: Course, subs: Path) -> None:
+    started = time.monotonic()
+    entry = _grade(_own(mini), subs, "loop")
+    assert time.monotonic() - started < 3 + 2.5
+    assert entry.report is not None
+    combine = entry.report.stages[1]
+    assert [c.status.value for c in combine.cases] == ["skipped", "skipped"]
+    assert "imports student/double.py, where run_double timed out" in combine.cases[0].message
+    assert entry.report.stages[2].passed
+
+
+def test_the_budget_is_per_stage(mini: Course, subs: Path) -> None:
+    """A budget shorter than the timeout: double's cases are not run, and the other stages still are."""
+    entry = _grade(mini, subs, "loop", budget=1.0)
+    assert entry.report is not None
+    double, combine, split = entry.report.stages
+    assert all(c.status.value == "skipped" for c in double.cases)
+    assert "used up its time budget of 1 s" in double.cases[0].message
+    assert combine.passed and split.passed
+
+
+def test_imports_of_the_learner_package_are_read_from_source() -> None:
+    source = ("import numpy as np\nfrom student.gelu import run_gelu\nfrom . import conv1d, mlp as m\n"
+              "from .softmax import run_softmax\nimport student.layernorm as ln\nfrom student import (attention)\n")
+    assert loops.imported(source) == {"student.gelu", "student.conv1d", "student.mlp", "student.softmax",
+                                      "student.layernorm", "student.attention"}
