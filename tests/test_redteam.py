@@ -131,9 +131,16 @@ def test_the_html_cohort_report_says_not_jailed(mini: Course, tmp_path: Path) ->
 
     write_student(mini, "double", "def run_double(x):\n    return 2 * x\n")
     result = grade.grade_stage(mini, mini.stage("double"), grade.Options(graded=True, unsandboxed=True))
+    from grader.instructor import regrade
+
     book = Gradebook(tmp_path / "book.sqlite", mini.title)
-    book.record(Entry("learner", "0" * 64, "graded", report=Report(course=mini.title, stages=[result],
-                                                                   notes=[UNJAILED]), message=UNJAILED))
+    state = regrade.course_state(mini, ("double",))
+    book.remember_state(state.key, state.parts)
+    book.set_setting("last_state", state.key)
+    entry = Entry("learner", "0" * 64, "graded", report=Report(course=mini.title, stages=[result], notes=[UNJAILED]),
+                  message=UNJAILED)
+    entry.course_key = state.key
+    book.record(entry)
     report = cohort.build(mini, book)
     assert "NOT jailed" in cohort.render_text(report)  # the control: the text form says it
     assert "NOT jailed" in html.render(report)
@@ -183,7 +190,7 @@ def test_a_deeply_nested_folder_submission_is_refused_and_the_batch_goes_on(mini
     seen: list[Any] = []
     try:
         batch.run(mini, cohort, book, batch.BatchOptions(stages=("double",), unsandboxed=WHY_NOT is not None),
-                  progress=seen.append)
+                  progress=lambda entry, *_: seen.append(entry))
     finally:
         _remove_deep(cohort / "deep")  # shutil.rmtree (pytest's clean-up too) recurses as deep as os.walk
     assert {e.id: e.state for e in seen} == {"honest": "graded", "deep": "rejected"}

@@ -1,12 +1,10 @@
 """Grades one stage: verified fixtures -> the learner's code in a child or a jail -> comparisons -> a StageResult.
 
-Expected outputs are compared here, in the grader's process, never in the learner's. Self-paced, the learner's code
-runs in a fork of this process (grader/run/sandbox.py), forked before any expected output is read. Graded, it runs
-in the submission's jail (grader/run/jail/): a fresh interpreter that sees the calls' inputs and nothing of this
-process, so expected values never enter it; hidden cases' values are stripped from the result
-(results.without_hidden_values). With --unsandboxed (trusted submissions only) graded code runs in a forked child
-instead, and each stage is graded in a short-lived process of its own (judge/graded.py), so that the process
-forking the next children never held an expected value.
+Expected outputs are compared here, never in the learner's process. Self-paced, the learner's code runs in a fork of
+this process (run/sandbox.py), made before any expected output is read. Graded, it runs in the submission's jail
+(run/jail/), a fresh interpreter that sees the calls' inputs and nothing else; hidden cases' values are stripped from
+the result (results.without_hidden_values). With --unsandboxed (trusted submissions only) graded code runs in a
+forked child, each stage graded in a short-lived process of its own (judge/graded.py).
 """
 
 from __future__ import annotations
