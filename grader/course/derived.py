@@ -36,7 +36,7 @@ def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _text)
 
 
-SHIPPED = ("inputs.py", "build.py", "external.py")  # input generators, artifact builders, --checkpoint checks
+SHIPPED = ("inputs.py", "build.py", "external.py", "demo.py")  # input generators, artifact builders, --checkpoint checks
 
 
 def shipped_files(stage: Stage) -> list[str]:
