@@ -36,7 +36,8 @@ def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _text)
 
 
-SHIPPED = ("inputs.py", "build.py", "external.py", "demo.py")  # input generators, artifact builders, --checkpoint checks
+# input generators, artifact builders, --checkpoint checks, the demo
+SHIPPED = ("inputs.py", "build.py", "external.py", "demo.py")
 
 
 def shipped_files(stage: Stage) -> list[str]:

@@ -68,7 +68,7 @@ def _compare(options, reference, emit, ids, mine, params, n_head, vocab, merges)
     theirs = [int(t) for t in reference("generate", "run_generate")(np.asarray(ids), params, n_head, len(mine))]
     decode = reference("tokenizer", "run_bpe_decode")
     emit("reference: " + decode(np.asarray(ids + theirs), vocab) + "\n")
-    parted = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), None)
+    parted = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b), None)
     if parted is None:
         emit(f"yours and the reference's agree on all {len(mine)} new tokens\n")
     else:
