@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from grader import fixtures
 from grader.course import load_course
 from tests.conftest import run_cli
@@ -91,3 +93,27 @@ def test_a_stage_changed_since_its_pass_is_named_and_a_failing_call_stops_the_de
     assert stopped.returncode == 2
     assert "your run_shout (student/shout.py) stopped the demo (exception)" in stopped.stderr
     assert "ZeroDivisionError" in stopped.stderr and "Traceback" not in stopped.stderr
+
+
+@pytest.mark.slow
+def test_the_course_demo_streams_the_learners_own_text(tmp_path):
+    """The real course: once every stage passes, `generate` writes with the learner's own functions."""
+    import sys
+
+    from tests.conftest import ROOT, copy_course
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from stagesrc import student_source  # a learner file that calls the stage's reference
+
+    root = copy_course(ROOT, tmp_path / "course")
+    course = load_course(root)
+    for stage in course.stages:
+        (root / stage.student_file).write_text(student_source(root, stage.id))
+    early = run_cli("generate", "Return the", cwd=root)
+    assert early.returncode == 2 and "does not pass yet" in early.stderr
+    assert run_cli("--all", cwd=root, timeout=900).returncode == 0
+    done = run_cli("generate", "Return the", "--tokens", "12", "--compare", cwd=root)
+    assert done.returncode == 0, done.stderr
+    first, reference, verdict = done.stdout.splitlines()[:3]
+    assert first.startswith("Return the") and len(first) > len("Return the")
+    assert reference == "reference: " + first and verdict == "yours and the reference's agree on all 12 new tokens"
