@@ -13,6 +13,7 @@ recorded as not run.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import time
@@ -165,7 +166,7 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
         book.set_setting("submissions", str(folder))  # for the regrade command the report prints
     summary = Summary(total=plan.total, skipped=plan.current, stale=plan.stale, not_submissions=plan.skipped)
     refused = [Entry(sub.id, "", "rejected", message=why) for sub, why in plan.refused]
-    for done, entry in enumerate([*refused, *_results(course, plan.todo, options)], 1):
+    for done, entry in enumerate(itertools.chain(refused, _results(course, plan.todo, options)), 1):  # as graded
         entry.course_key = plan.state.key
         book.record(entry)
         kind = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
