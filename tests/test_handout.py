@@ -144,6 +144,10 @@ def test_real_course_handout(tmp_path: Path) -> None:
     for stage, derived in zip(course.stages, copy.stages, strict=True):
         assert [c.id for c in derived.cases] == [c.id for c in stage.cases if not c.hidden]
         assert derived.hidden_count == sum(c.hidden for c in stage.cases) and derived.derived
+    # the kvcache stage's check of how the generator works ships (it holds no solution), so learners get it too
+    assert (done.path / "stages" / "kvcache" / "checks.py").read_bytes() == \
+        (ROOT / "stages" / "kvcache" / "checks.py").read_bytes()
+    assert copy.stage("kvcache").function("run_generate_cached").observe == ("student.kvcache:run_attention_cached",)
 
 
 LITTER = {"stages/double/reference.py~": "def double(x):\n    return 2 * x  # backup\n",

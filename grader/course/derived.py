@@ -36,8 +36,8 @@ def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _text)
 
 
-# input generators, artifact builders, --checkpoint checks, the demo
-SHIPPED = ("inputs.py", "build.py", "external.py", "demo.py")
+# input generators, artifact builders, --checkpoint checks, the demo, checks of how a function works (observe)
+SHIPPED = ("inputs.py", "build.py", "external.py", "demo.py", "checks.py")
 
 
 def shipped_files(stage: Stage) -> list[str]:

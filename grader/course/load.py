@@ -97,7 +97,8 @@ def _course_from(root: Path, d: dict[str, Any]) -> Course:
     for s in d["stages"]:
         stages.append(Stage(**{
             **s, "dir": Path(s["dir"]), "tolerance": tol(s["tolerance"]),
-            "functions": tuple(Function(**{**f, "params": tuple(f["params"]), "keys": tuple(f["keys"])})
+            "functions": tuple(Function(**{**f, "params": tuple(f["params"]), "keys": tuple(f["keys"]),
+                                           "observe": tuple(f["observe"])})
                                for f in s["functions"]),
             "cases": tuple(Case(**{**c, "tolerance": tol(c["tolerance"]), "inputs": tuple(
                 InputSpec.from_definition({"name": i["name"], "kind": i["kind"], **i["source"]}) for i in c["inputs"])})

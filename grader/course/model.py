@@ -126,6 +126,11 @@ class Function:
     dtype: str | None = None  # the output dtype a learner should return, when no float input implies it
     doc: str = ""
     check: str | None = None  # a function in reference.py that judges an output instead of closeness to expected
+    # The learner's calls of these functions ("student.kvcache:run_attention_cached") made while this one runs are
+    # recorded (shapes only, run/observe.py), and `observe_check`, a function in checks.py, judges them: how the
+    # function works, beside what it returns.
+    observe: tuple[str, ...] = ()
+    observe_check: str | None = None
 
     @property
     def student_file(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +130,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float,
     if m["id"] != stage_id:
         raise w.fail(line_of(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
     tol = _tolerance(w, m["tolerance"], "tolerance")
-    functions = _functions(w, m["functions"])
+    functions = _observed(w, m, sdir, _functions(w, m["functions"]), earlier)
     stage_timeout = float(m.get("timeout", timeout))
     stage_memory = int(m.get("memory_mb", memory_mb))
     if not _limits_ok(stage_timeout, stage_memory):
@@ -202,7 +203,8 @@ def _functions(w: Where, m: YMap) -> tuple[Function, ...]:
     out = []
     for name, spec in m.items():
         f = w.fields(spec, f"function '{name}'", {"entry": str, "params": list, "reference": str},
-                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str, "check": str},
+                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str, "check": str,
+                      "observe": dict},
                      line_of(m, name))
         if not ENTRY.match(f["entry"]) or f["entry"].rsplit(":", 1)[1] != name:
             raise w.fail(line_of(f, "entry"), f"entry must look like 'student.<file>:{name}', got '{f['entry']}'")
@@ -218,10 +220,34 @@ def _functions(w: Where, m: YMap) -> tuple[Function, ...]:
                          "then): a tuple's arrays, nested tuples flattened in order, are named by them")
         if f.get("dtype", "float32") not in DTYPES:
             raise w.fail(line_of(f, "dtype"), f"dtype must be one of {', '.join(DTYPES)}")
+        if "observe" in f:
+            w.fields(f["observe"], f"observe of '{name}'", {"calls": list, "check": str}, {}, line_of(f, "observe"))
         out.append(Function(name=name, module=f["entry"].split(":")[0], params=tuple(params),
                             reference=f["reference"], returns=returns, keys=tuple(keys),
                             elementwise=f.get("elementwise", False), dtype=f.get("dtype"), doc=f.get("doc", ""),
-                            check=f.get("check")))
+                            check=f.get("check"), observe=tuple(_strings(w, f.get("observe", YMap()), "calls")),
+                            observe_check=f.get("observe", {}).get("check")))
+    return tuple(out)
+
+
+def _observed(w: Where, m: YMap, sdir: Path, functions: tuple[Function, ...], earlier: list[Stage]
+              ) -> tuple[Function, ...]:
+    """Each function's `observe: {calls, check}`, its names resolved to the learner's entries, checks.py checked."""
+    known = {f.name: f"{f.module}:{f.name}" for s in [*earlier] for f in s.functions}
+    known.update({f.name: f"{f.module}:{f.name}" for f in functions})
+    out = []
+    for f in functions:
+        if f.observe:
+            where = line_of(m["functions"][f.name], "observe")
+            unknown = [n for n in f.observe if n not in known]
+            if unknown:
+                raise w.fail(where, f"observe of '{f.name}' names '{unknown[0]}', which is not a function of this "
+                             "stage or of a stage before it")
+            if not (sdir / "checks.py").exists():
+                raise w.fail(where, f"observe of '{f.name}' names the check '{f.observe_check}' but "
+                             f"{sdir / 'checks.py'} is missing")
+            f = replace(f, observe=tuple(known[n] for n in f.observe))
+        out.append(f)
     return tuple(out)
 
 

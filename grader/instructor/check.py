@@ -80,7 +80,8 @@ def _check_code(course: Course, stage: Stage, report: CheckReport) -> None:
     add = report.lines.append
     references = {f.name: stagecode.reference(stage, f.name) for f in stage.functions}
     result = _grade_with(course, stage, dict(references))
-    failed = [f"{c.case} ({c.status.value}: {c.message or ''})" for c in result.cases if not c.passed]
+    failed = [f"{c.case} ({c.status.value}: {c.message or next((x.problem for x in c.comparisons if x.problem), '')})"
+              for c in result.cases if not c.passed]
     tightest = max((c.headroom or 0.0 for c in result.cases), default=0.0)
     add(CheckLine(stage.id, "the reference passes every case", not failed,
                   "; ".join(failed) if failed else f"uses at most {100 * tightest:.2g}% of any tolerance"))

@@ -20,10 +20,10 @@ from grader import fixtures
 from grader.course import layout, stagecode
 from grader.course.model import Case, Course, Stage
 from grader.errors import UsageError
-from grader.judge import compare, graded, loops
-from grader.judge.decoys import CACHE, Lazy
+from grader.judge import graded, loops, verdict
+from grader.judge.decoys import CACHE
 from grader.judge.sources import CaseSource
-from grader.results import CaseResult, Comparison, StageResult, Status, without_hidden_values
+from grader.results import CaseResult, StageResult, Status, without_hidden_values
 from grader.run import sandbox
 from grader.run.protocol import FRAME_CAP, Call, Limits, NpyFile, Outcome
 
@@ -144,7 +144,9 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     inputs = {c.id: source.inputs(c) for c in cases}
     calls = [Call(case=c.id, module=stage.module, function=c.function, inputs=_call_inputs(source, c, inputs, options),
                   returns=stage.function(c.function).returns, keys=stage.function(c.function).keys,
-                  max_bytes=_max_bytes(source, c)) for c in cases]
+                  max_bytes=_max_bytes(source, c),
+                  observe=tuple((m, f) for m, _, f in (e.partition(":") for e in stage.function(c.function).observe)))
+             for c in cases]
     limits = Limits(timeout=source.timeout or stage.timeout, memory_mb=stage.memory_mb)
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
@@ -233,71 +235,14 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
         if outcome.status is not None:
             result.status = outcome.status
         else:
-            assert outcome.value is not None
-            _judge(stage, case, inputs[case.id], outcome.value, source, result, cancel,
-                   keep=None if case.hidden else options.keep)
+            verdict.judge(stage, case, inputs[case.id], outcome, source, result, cancel,
+                          keep=None if case.hidden else options.keep)
         result.points = result.max_points if result.passed else 0.0
         results.append(result)
         if result.status is Status.TIMEOUT and not options.graded:
             # An endless loop would cost every case its full timeout; the learner needs the first one only.
             # A graded run goes on, for partial credit on the cases that finish.
             return
-
-
-def _judge(stage: Stage, case: Case, inputs: dict[str, Any], value: dict[str, np.ndarray], source: CaseSource,
-           result: CaseResult, cancel: Callable[[], bool] | None = None,
-           keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None) -> None:
-    fn = stage.function(case.function)
-    expected = source.expected(case)
-    if keep is not None:
-        keep(case, value, expected)
-    elementwise_input = None
-    if fn.elementwise:
-        elementwise_input = next((v for v in inputs.values() if isinstance(v, np.ndarray)), None)
-    result.comparisons = compare.compare_outputs(value, expected, case.tolerance, elementwise_input)
-    checkable = fn.check is not None and (stage.dir / "reference.py").exists()  # a handout: compared with expected
-    if checkable and fn.check is not None and not any(c.problem for c in result.comparisons):
-        _check(stage, fn.check, inputs, value, result)
-    result.status = Status.PASS if all(c.ok for c in result.comparisons) else Status.FAIL
-    want = None if result.returned else source.dtype(case)  # a list or tuple became float64 on its way here
-    for key, array in value.items():
-        if want and array.dtype.kind == "f" and str(array.dtype) != want:
-            where = f" for '{key}'" if key else ""
-            result.notes.append(f"returned {array.dtype}{where} where the inputs are {want}; "
-                                f"the stage computes in {want} (not failed, only noted)")
-    if result.status is Status.FAIL and not any(c.problem and "key" in c.problem for c in result.comparisons):
-        upcast = Lazy(lambda: {k: fixtures.upcast(v) for k, v in inputs.items()})  # once per case, if needed
-        digest = source.input_digest(case)
-        decoys = [(d, CACHE.producer(stage, case, d.function, upcast, digest)) for d in stage.decoys
-                  if d.target == case.function]
-        found = compare.fingerprint(value, decoys, case.tolerance, cancel)
-        if found is not None:
-            result.diagnosis, result.diagnosis_hint = found.id, found.hint
-
-
-def _check(stage: Stage, name: str, inputs: dict[str, Any], value: dict[str, np.ndarray], result: CaseResult) -> None:
-    """Judge by the stage's own check (reference.py) instead of closeness to the reference's output.
-
-    For outputs with more than one right answer (greedy tokens at a near-tie): the check returns None when the
-    output is acceptable, else the reason; an acceptable output that differs from the reference's own is noted.
-    """
-    check = stagecode.function(stage, "reference.py", name)
-    output = value[""] if set(value) == {""} else value
-    shown = str(output) if isinstance(output, np.ndarray) and output.dtype.kind == "U" else output
-    try:
-        with np.errstate(all="ignore"):
-            reason = check(shown, **{k: fixtures.upcast(v) for k, v in inputs.items()})
-    except Exception as e:  # the check could not read this output: a failure of the output, said as such
-        reason = f"the stage's check could not read this output ({type(e).__name__}: {e})"
-    if reason is None:
-        if not all(c.ok for c in result.comparisons):
-            result.notes.append("differs from the reference's own output, but every difference is an acceptable "
-                                "answer (see the stage's instructions)")
-        result.comparisons = [Comparison(ok=True, key=c.key, shape_actual=c.shape_actual,
-                                         shape_expected=c.shape_expected, total=c.total, headroom=0.0)
-                              for c in result.comparisons]
-        return
-    result.comparisons = [Comparison(ok=False, key=None, problem=str(reason)[:4000])]
 
 
 def _upstream_notes(course: Course, stage: Stage, imported: set[str], result: StageResult,

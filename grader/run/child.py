@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from grader.results import Status
-from grader.run import capture, confine
+from grader.run import capture, confine, observe
 from grader.run.protocol import MESSAGE_CAP, Call, Limits, encode
 from grader.run.values import BadOutput, encode_value
 
@@ -230,6 +230,7 @@ def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = fr
         return _err(Status.IMPORT_ERROR, f"{call.module.replace('.', '/')}.py has no function "
                     f"{call.function}(). Keep the name and parameters of the stub.")
     inputs = {k: _copy(v) if id(v) in shared or isinstance(v, dict) else v for k, v in call.inputs.items()}
+    record, restore = observe.install(call.observe) if call.observe else (None, None)
     t0 = time.perf_counter()
     try:
         result = fn(**inputs)
@@ -241,6 +242,9 @@ def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = fr
         return _err(Status.EXITED, f"called exit({e.code!r}) instead of returning a value")
     except BaseException as e:
         return _err(Status.EXCEPTION, _trimmed(root, e, "raised an exception"), _raised_in(root, e))
+    finally:
+        if restore is not None:
+            restore()
     seconds = time.perf_counter() - t0
     try:
         keys, parts = encode_value(result, call.returns, call.keys)
@@ -250,8 +254,11 @@ def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = fr
         return _err(Status.BAD_OUTPUT, f"returned a value that could not be turned into an array: "
                     f"{type(e).__name__}: {e}")
     returned = type(result).__name__ if type(result) in (list, tuple) else None
-    return {"status": "ok", "keys": keys, "modules": student_modules(), "call_seconds": seconds,
-            "returned": returned}, parts
+    header = {"status": "ok", "keys": keys, "modules": student_modules(), "call_seconds": seconds,
+              "returned": returned}
+    if record is not None:
+        header["observed"] = record
+    return header, parts
 
 
 def _copy(value: Any) -> Any:

@@ -29,6 +29,7 @@ PARTS_CAP = 1024  # payloads one frame may carry (a dict output has one per key)
 FRAME_CAP = 1 << 30  # the most one call may send back when nothing tighter is known
 OUTPUT_CAP = 8 * 1024  # bytes of a call's printed output kept
 MESSAGE_CAP = 16 * 1024  # characters of a child's message kept
+OBSERVED_CAP = 2000  # observed calls kept of one call (run/observe.py records no more): 32 tokens x 12 blocks is 384
 
 # The statuses a child may report about itself. PASS and FAIL are decided by the grader's comparison, and
 # TIMEOUT / CRASHED / SKIPPED by the grader watching the child: a child claiming any of them is lying.
@@ -57,6 +58,7 @@ class Call:
     returns: str = "array"
     keys: tuple[str, ...] = ()  # the names of a returned tuple's arrays, in order
     max_bytes: int = FRAME_CAP  # the largest result this call may send (a few times its expected output)
+    observe: tuple[tuple[str, str], ...] = ()  # (module, function): the learner's calls of these are recorded
 
 
 @dataclass
@@ -83,6 +85,7 @@ class Outcome:
     returned: str | None = None  # what the function returned when it was not an array ("list", "tuple", ...)
     where: str | None = None  # a timed-out call: the learner's line it was on ("student/gelu.py:11  while ...")
     isolation: str | None = None  # graded: what kept the child apart from the grader (SECURITY.md)
+    observed: list[dict[str, Any]] | None = None  # the call's observed calls (run/observe.py), as the child said
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -227,6 +230,10 @@ def result_of(call: Call, header: dict[str, Any], parts: list[bytes], seconds: f
         except Exception:  # any malformed bytes: the child's problem, never the grader's
             return Outcome(call.case, Status.BAD_OUTPUT, message="returned a value the grader could not read as an "
                            "array of numbers", **common)
+    observed = header.get("observed")
+    if call.observe:
+        common["observed"] = ([o for o in observed[:OBSERVED_CAP] if isinstance(o, dict)]
+                              if isinstance(observed, list) else [])
     return Outcome(call.case, None, value=value, **common)
 
 

@@ -122,7 +122,8 @@ def _worker(name: str, out: int, stack: int) -> None:
 
 def _call(folder: Path, spec: dict[str, Any]) -> Call:
     return Call(case=spec["case"], module=spec["module"], function=spec["function"], returns=spec["returns"],
-                keys=tuple(spec.get("keys", ())), inputs={k: _input(folder, v) for k, v in spec["inputs"].items()})
+                keys=tuple(spec.get("keys", ())), observe=tuple((str(m), str(f)) for m, f in spec.get("observe", ())),
+                inputs={k: _input(folder, v) for k, v in spec["inputs"].items()})
 
 
 def _input(folder: Path, spec: dict[str, Any]) -> Any:

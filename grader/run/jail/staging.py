@@ -56,6 +56,7 @@ def write_job(folder: Path, calls: list[Call], limits: Limits) -> None:
     _mkdir(folder)
     written: dict[Any, str] = {}  # id(array) or file path -> file: written once, loaded afresh by each call
     specs = [{"case": c.case, "module": c.module, "function": c.function, "returns": c.returns, "keys": list(c.keys),
+              "observe": [list(o) for o in c.observe],
               "inputs": {k: _input(folder, v, written) for k, v in c.inputs.items()}} for c in calls]
     _write_file(folder / "job.json", json.dumps({"calls": specs, "memory_mb": limits.memory_mb}).encode())
 

@@ -1,0 +1,133 @@
+"""How a function works, beside what it returns: the learner's calls recorded while it runs (grader/run/observe.py)
+and judged by the stage's checks.py. The kvcache stage's generator must be a cache: each block fed every position
+once, its past growing (issue 13)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.course import stagecode
+from grader.course.load import load_course
+from grader.judge import grade
+from grader.results import Status
+from grader.run import observe
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = (ROOT / "stages" / "kvcache" / "reference.py").read_text()
+
+CACHED = REFERENCE + """
+run_attention_cached = attention_cached
+run_generate_cached = generate_cached
+"""
+
+# Right values, no cache: every step runs the whole sequence through each block again, with no past.
+UNCACHED = REFERENCE + """
+run_attention_cached = attention_cached
+
+
+def run_generate_cached(token_ids, params, n_head, n_new):
+    ids = list(np.asarray(token_ids))
+    for _ in range(n_new):
+        logits, _ = gpt2_cached(np.array(ids), params, n_head, None)
+        ids.append(int(np.argmax(logits[-1])))
+    return np.array(ids[len(ids) - n_new:], dtype=np.int64)
+"""
+
+# The attention written out inside the generator: nothing to observe.
+INLINED = REFERENCE.replace("def attention_cached(", "def _attention(").replace(
+    "attention_cached(h,", "_attention(h,") + """
+
+def run_attention_cached(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, past):
+    return _attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, past)
+
+
+run_generate_cached = generate_cached
+"""
+
+
+def _grade(tmp_path: Path, text: str, graded: bool = False):
+    folder = tmp_path / f"submission{len(list(tmp_path.iterdir()))}"
+    shutil.copytree(ROOT / "student", folder / "student")
+    (folder / "student" / "kvcache.py").write_text(text)
+    course = load_course(ROOT)
+    stage = course.stage("kvcache")
+    result = grade.grade_stage(course, stage, grade.Options(root=folder, graded=graded, hidden=not graded))
+    return {c.case: c for c in result.cases if c.function == "run_generate_cached"}
+
+
+def test_a_cached_generator_passes(tmp_path: Path) -> None:
+    cases = _grade(tmp_path, CACHED)
+    assert cases and all(c.status is Status.PASS for c in cases.values()), {k: c.message for k, c in cases.items()}
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    (UNCACHED, "the sequence is fed again, with no cache"),
+    (INLINED, "never called your run_attention_cached"),
+], ids=["uncached", "inlined"])
+def test_right_tokens_without_a_working_cache_fail_and_say_why(tmp_path: Path, text: str, said: str) -> None:
+    cases = _grade(tmp_path, text)
+    for case in cases.values():
+        assert case.status is Status.FAIL
+        problems = " ".join(c.problem or "" for c in case.comparisons)
+        assert said in problems, problems
+        assert all(c.ok for c in case.comparisons if c.problem is None)  # the tokens themselves were right
+
+
+@pytest.mark.slow
+def test_the_jail_records_the_calls_too(tmp_path: Path) -> None:
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed")
+    assert all(c.status is Status.PASS for c in _grade(tmp_path, CACHED, graded=True).values())
+    assert all(c.status is Status.FAIL for c in _grade(tmp_path, UNCACHED, graded=True).values())
+
+
+def test_observed_calls_are_shapes_wherever_the_learner_holds_the_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("student.fake_observed")
+    exec("def attend(x, past=None):\n    return x, (x, x)\n\nalias = attend\n\n"
+         "def outer(x):\n    return alias(attend(x)[0], past=None)\n", module.__dict__)
+    monkeypatch.setitem(sys.modules, "student.fake_observed", module)
+    original = module.attend
+    record, restore = observe.install((("student.fake_observed", "attend"),))
+    assert module.alias is not original and module.attend is not original
+    module.outer(np.zeros((2, 3), dtype=np.float32))
+    restore()
+    assert module.attend is original and module.alias is original
+    returned = [{"shape": [2, 3]}, [{"shape": [2, 3]}, {"shape": [2, 3]}]]
+    assert record == [{"function": "attend", "args": {"x": {"shape": [2, 3]}}, "returned": returned},
+                      {"function": "attend", "args": {"x": {"shape": [2, 3]}, "past": None}, "returned": returned}]
+    assert observe.summary({"a": 1}) == {"type": "dict"} and observe.summary(None) is None
+
+
+def _call(new: int, past: int | None, present: int | None = None) -> dict:
+    k = None if past is None else [{"shape": [4, past, 8]}, {"shape": [4, past, 8]}]
+    held = (past or 0) + new if present is None else present
+    return {"function": "run_attention_cached", "args": {"x": {"shape": [new, 32]}, "past": k},
+            "returned": [{"shape": [new, 32]}, [{"shape": [4, held, 8]}, {"shape": [4, held, 8]}]]}
+
+
+@pytest.mark.parametrize(("calls", "said"), [
+    ([_call(3, None), _call(3, None), _call(1, 3), _call(1, 3)], None),
+    ([_call(3, None), _call(3, None), _call(1, 3), _call(1, 3), _call(1, 4), _call(1, 4)], None),  # the last fed too
+    ([_call(1, None), _call(1, None), _call(1, 1), _call(1, 1), _call(1, 2), _call(1, 2), _call(1, 3), _call(1, 3),
+      _call(1, 4), _call(1, 4)], None),  # the prompt fed a token at a time: still each position once
+    ([_call(3, None), _call(3, None), _call(1, 3), _call(1, 3), _call(1, 3), _call(1, 3), _call(1, 3), _call(1, 3)],
+     "step 3, block 0: run_attention_cached got a past of 3 positions, but 4 had gone through"),
+    ([_call(3, None), _call(3, None), _call(1, 3, present=1), _call(1, 3)], "the present run_attention_cached returned "
+     "holds 1 positions; with a past of 3 and 1 new ones it must hold 4"),
+    ([_call(3, None)], "not a whole number of forward passes through the model's 2 blocks"),
+    ([_call(3, None), _call(3, None), _call(1, 3), _call(1, 3), _call(1, 4), _call(1, 4), _call(1, 5), _call(1, 5)],
+     "each block was fed 6 positions in all, more than the 5 tokens"),
+    ([{"function": "run_attention_cached", "args": "nonsense"}, {"function": "run_attention_cached"}], None),
+], ids=["prompt_then_one_by_one", "last_token_fed_too", "prompt_in_pieces", "stale_past", "short_present",
+        "not_per_block", "too_many", "unreadable_record_is_judged_by_values"])
+def test_the_cache_check_reads_the_record(calls: list, said: str | None) -> None:
+    check = stagecode.function(load_course(ROOT).stage("kvcache"), "checks.py", "is_a_cache")
+    params = {f"h.{i}.ln_1.weight": None for i in range(2)}
+    reason = check(calls, np.zeros(3, dtype=np.int64), params, 4, 2)
+    assert (reason is None) if said is None else (said in reason), reason
