@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -285,3 +286,33 @@ def test_a_fixture_file_is_hashed_again_only_when_its_stats_change(mini, monkeyp
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
     fixtures.StageFixtures(mini, stage)
     assert len(hashed) == 1
+
+
+def test_weights_are_memory_mapped_views_equal_to_what_safetensors_reads(tmp_path: Path) -> None:
+    """read_weights maps the file instead of copying it; the arrays are the library's, bit for bit, read-only."""
+    import torch
+    from safetensors.numpy import load_file, save_file
+    from safetensors.torch import save_file as save_torch
+
+    from grader.fixtures.inputs import read_weights
+
+    mixed = {"a.f64": np.arange(6.0).reshape(2, 3), "a.i8": np.array([-1, 2], dtype=np.int8),
+             "b.bool": np.array([True, False]), "b.empty": np.zeros((0, 4), dtype=np.float32),
+             "b.f16": np.array([1.5, -2.0], dtype=np.float16)}
+    save_file(mixed, str(tmp_path / "mixed.safetensors"))
+    for path in [tmp_path / "mixed.safetensors", ROOT / "fixtures" / "checkpoint" / "artifacts" / "model.safetensors"]:
+        got, want = read_weights(path), load_file(str(path))
+        assert set(got) == set(want)
+        for key, array in want.items():
+            assert got[key].dtype == array.dtype and got[key].shape == array.shape and np.array_equal(got[key], array)
+            assert not got[key].flags.writeable
+    assert set(read_weights(tmp_path / "mixed.safetensors", "a.", ("i*",))) == {"f64"}
+    # bfloat16, which numpy lacks: the library reads it and says so (as before), nothing half-read
+    save_torch({"w": torch.ones(2, dtype=torch.bfloat16)}, str(tmp_path / "bf16.safetensors"))
+    with pytest.raises(Exception, match="(?i)bf16|bfloat16|not understood|dtype"):
+        read_weights(tmp_path / "bf16.safetensors")
+    # a damaged header: the library's own error, not a crash in the grader's reader
+    damaged = tmp_path / "damaged.safetensors"
+    damaged.write_bytes((tmp_path / "mixed.safetensors").read_bytes()[:40])
+    with pytest.raises(Exception):  # noqa: B017 - whatever safetensors raises for it
+        read_weights(damaged)

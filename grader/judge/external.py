@@ -124,12 +124,17 @@ class ExternalSource:
             self._digest = file_digest(self.path, self.cache)
         key = json.dumps([self._digest, case_digest(case), code_digest(self.stage),
                           self.values, self.last_axis, self.prefix])
-        return self.cache / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".npz")
+        return self.cache / hashlib.sha256(key.encode()).hexdigest()[:32]
 
     def _cached(self, case: Case) -> dict[str, np.ndarray] | None:
+        """The kept output: one array (a model's logits) memory-mapped from its .npy, read only where compared."""
         path = self._cache_file(case)
+        if path is None:
+            return None
         try:
-            with np.load(path, allow_pickle=False) as data:  # type: ignore[arg-type]
+            if path.with_suffix(".npy").exists():
+                return {"": np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False)}
+            with np.load(path.with_suffix(".npz"), allow_pickle=False) as data:
                 return {("" if k == "_" else k): data[k] for k in data.files}
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -139,10 +144,13 @@ class ExternalSource:
         if path is None:
             return
         buf = io.BytesIO()
-        np.savez(buf, allow_pickle=False, **{(k or "_"): v for k, v in out.items()})
+        if set(out) == {""}:
+            np.lib.format.write_array(buf, np.ascontiguousarray(out[""]), allow_pickle=False)
+        else:
+            np.savez(buf, allow_pickle=False, **{(k or "_"): v for k, v in out.items()})
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fsutil.write_bytes(path, buf.getvalue())
+            fsutil.write_bytes(path.with_suffix(".npy" if set(out) == {""} else ".npz"), buf.getvalue())
         except OSError:
             pass  # a read-only course folder: computed again next time
 
