@@ -86,6 +86,27 @@ for case, entry in manifest["cases"].items():
 '''
 
 
+TIMED = '''
+import statistics
+import time
+
+cases = [(TOLERANCES[c][0], {{k: load(m) for k, m in e["inputs"].items()}}) for c, e in manifest["cases"].items()]
+passes = []
+for _ in range({repeat}):
+    t0 = time.perf_counter()
+    for function, inputs in cases:
+        FUNCTIONS[function](**inputs)
+    passes.append(time.perf_counter() - t0)
+print("calls_ms", 1000 * statistics.median(passes))
+'''
+
+
+def calls_script(root: Path, stage_id: str, repeat: int = 5) -> str:
+    """A script printing the median time (ms) of one pass of the learner's calls over the stage's cases, inputs
+    loaded once: the floor of any save-to-verdict time, which no grader can go below."""
+    return minimal_script(root, stage_id) + TIMED.format(repeat=repeat)
+
+
 def minimal_script(root: Path, stage_id: str) -> str:
     """The stage's minimal grading script, to be run from the course folder."""
     stage = load_course(root).stage(stage_id)

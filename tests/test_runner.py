@@ -14,7 +14,7 @@ import pytest
 
 from grader.results import Status
 from grader.run import protocol, sandbox
-from tests.conftest import CORPUS, grade_source
+from tests.conftest import CORPUS, ROOT, grade_source
 
 # file -> (status of every case, a piece of the message or None)
 CORPUS_CASES = {
@@ -314,3 +314,13 @@ def test_a_returned_list_is_noted(mini):
     result = grade_source(mini, "double", "def run_double(x):\n    return (2 * x).tolist()\n")
     assert {c.status for c in result.cases} == {Status.PASS}
     assert {c.returned for c in result.cases} == {"list"}
+
+
+def test_blas_threads_leave_a_core_for_the_graders_comparisons_unless_the_user_chose() -> None:
+    from grader.run import threads
+
+    env: dict[str, str] = {"MKL_NUM_THREADS": "3"}
+    n = threads.leave_a_core(env)
+    assert n == max(1, len(os.sched_getaffinity(0)) - 1)
+    assert env == {"OPENBLAS_NUM_THREADS": str(n), "OMP_NUM_THREADS": str(n), "MKL_NUM_THREADS": "3"}
+    assert "threads.leave_a_core()" in (ROOT / "grader" / "__main__.py").read_text().split("import main")[0]
