@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from grader.results import Status
-from grader.run import capture, confine, observe
-from grader.run.protocol import MESSAGE_CAP, Call, Limits, encode
+from grader.run import capture, confine, failures, observe
+from grader.run.protocol import Call, Limits, encode
 from grader.run.values import BadOutput, encode_value
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
@@ -134,7 +134,7 @@ def run_calls(root: Path, calls: Iterable[Any], prepare: Callable[[Any], tuple[C
         try:
             header, parts = call_function(root, call, shared)
         except BaseException as e:  # noqa: BLE001 - e.g. an exception whose __str__ raises while described
-            header, parts = _err(Status.EXCEPTION, f"raised {type(e).__name__}, which could not be described")
+            header, parts = failures.err(Status.EXCEPTION, f"raised {type(e).__name__}, which could not be described")
         if os.getpid() != me:  # a process the learner forked returned from their function: it sends nothing
             os._exit(0)
         sys.stdout.flush()
@@ -190,44 +190,15 @@ def send(fd: int, header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...]
         view = view[os.write(fd, view):]
 
 
-def student_modules() -> list[str]:
-    """The learner's modules imported so far (what the grader's upstream notes speak of)."""
-    return sorted(m for m in sys.modules if m == "student" or m.startswith("student."))
-
-
-def _import(root: Path, call: Call) -> tuple[Any, tuple[dict[str, Any], list[bytes]] | None]:
-    """The learner's module, or the frame that says why it could not be imported."""
-    try:
-        return importlib.import_module(call.module), None
-    except SyntaxError as e:
-        where = f"{_rel(root, e.filename)}:{e.lineno}" if e.filename else call.module
-        text = f"\n    {e.text.rstrip()}" if e.text else ""
-        return None, _err(Status.SYNTAX_ERROR, f"{where}: {type(e).__name__}: {e.msg}{text}")
-    except ModuleNotFoundError as e:
-        if e.name in (call.module, "student"):
-            path = call.module.replace(".", "/") + ".py"
-            return None, _err(Status.IMPORT_ERROR, f"{path} is missing. Restore the stub with "
-                              f"`python -m grader reset {call.module.rsplit('.', 1)[-1]}`.")
-        return None, _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
-    except NotImplementedError as e:
-        return None, _err(Status.TODO, str(e) or "not started yet", _raised_in(root, e))
-    except MemoryError:
-        return None, _err(Status.MEMORY, "ran out of memory while importing your module")
-    except SystemExit as e:
-        return None, _err(Status.EXITED, f"your module called exit({e.code!r}) while being imported")
-    except BaseException as e:
-        return None, _err(Status.IMPORT_ERROR, _trimmed(root, e, "importing your module failed"))
-
-
 def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset()
                   ) -> tuple[dict[str, Any], list[bytes]]:
     """Import and call one learner function; every way it can go wrong becomes a status and a message."""
-    module, failed = _import(root, call)
+    module, failed = failures.import_module(root, call)
     if failed is not None:
         return failed
     fn = getattr(module, call.function, None)
     if not callable(fn):
-        return _err(Status.IMPORT_ERROR, f"{call.module.replace('.', '/')}.py has no function "
+        return failures.err(Status.IMPORT_ERROR, f"{call.module.replace('.', '/')}.py has no function "
                     f"{call.function}(). Keep the name and parameters of the stub.")
     inputs = {k: _copy(v) if id(v) in shared or isinstance(v, dict) else v for k, v in call.inputs.items()}
     record, restore = observe.install(call.observe) if call.observe else (None, None)
@@ -235,13 +206,14 @@ def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = fr
     try:
         result = fn(**inputs)
     except NotImplementedError as e:
-        return _err(Status.TODO, str(e) or "not started yet", _raised_in(root, e))
+        return failures.err(Status.TODO, str(e) or "not started yet", failures.raised_in(root, e))
     except MemoryError:
-        return _err(Status.MEMORY, "ran out of memory (MemoryError). Check the size of the arrays you create.")
+        return failures.err(Status.MEMORY, "ran out of memory (MemoryError). Check the size of the arrays you create.")
     except SystemExit as e:
-        return _err(Status.EXITED, f"called exit({e.code!r}) instead of returning a value")
+        return failures.err(Status.EXITED, f"called exit({e.code!r}) instead of returning a value")
     except BaseException as e:
-        return _err(Status.EXCEPTION, _trimmed(root, e, "raised an exception"), _raised_in(root, e))
+        return failures.err(Status.EXCEPTION, failures.trimmed(root, e, "raised an exception"),
+                            failures.raised_in(root, e))
     finally:
         if restore is not None:
             restore()
@@ -249,12 +221,12 @@ def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = fr
     try:
         keys, parts = encode_value(result, call.returns, call.keys)
     except BadOutput as e:
-        return _err(Status.BAD_OUTPUT, str(e))
+        return failures.err(Status.BAD_OUTPUT, str(e))
     except BaseException as e:
-        return _err(Status.BAD_OUTPUT, f"returned a value that could not be turned into an array: "
+        return failures.err(Status.BAD_OUTPUT, f"returned a value that could not be turned into an array: "
                     f"{type(e).__name__}: {e}")
     returned = type(result).__name__ if type(result) in (list, tuple) else None
-    header = {"status": "ok", "keys": keys, "modules": student_modules(), "call_seconds": seconds,
+    header = {"status": "ok", "keys": keys, "modules": failures.student_modules(), "call_seconds": seconds,
               "returned": returned}
     if record is not None:
         header["observed"] = record
@@ -281,44 +253,3 @@ def _read_only(value: Any) -> Any:
         view.flags.writeable = False
         return view
     return _copy(value)
-
-
-def _raised_in(root: Path, e: BaseException) -> str | None:
-    """The learner's innermost function in the traceback, as "student/gelu.py:run_gelu"."""
-    import traceback
-
-    student = str(root / "student") + os.sep
-    mine = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.startswith(student)]
-    return f"{_rel(root, mine[-1].filename)}:{mine[-1].name}" if mine else None
-
-
-def _err(status: Status, message: str, raised_in: str | None = None) -> tuple[dict[str, Any], list[bytes]]:
-    # cut here: a frame's header over HEADER_CAP would be refused whole, and the verdict lost with it
-    return {"status": status.value, "message": message[:MESSAGE_CAP], "modules": student_modules(),
-            "raised_in": raised_in}, []
-
-
-def _rel(root: Path, filename: str) -> str:
-    try:
-        return str(Path(filename).resolve().relative_to(root))
-    except (ValueError, OSError):
-        return filename
-
-
-def _trimmed(root: Path, e: BaseException, what: str) -> str:
-    """The traceback cut down to the learner's own frames (and the library line that raised, if any)."""
-    import traceback  # only when the learner's code raised: kept off every grade's start-up
-
-    student = str(root / "student")
-    frames = traceback.extract_tb(e.__traceback__)
-    mine = [f for f in frames if f.filename.startswith(student)]
-    keep = list(mine)
-    if frames and frames[-1] not in mine:
-        keep.append(frames[-1])
-    lines = [f"{what}:"]
-    for f in keep:
-        lines.append(f"  {_rel(root, f.filename)}:{f.lineno}, in {f.name}")
-        if f.line:
-            lines.append(f"    {f.line}")
-    lines.append("".join(traceback.format_exception_only(type(e), e)).strip())
-    return "\n".join(lines)
