@@ -209,11 +209,27 @@ def test_a_long_report_is_cut_to_the_terminal_with_the_verdict_first(mini: Cours
     watch, _ = start(mini, FakeGrader(passes={"double": 0}))
     watch.notes.extend(f"note {i}" for i in range(3))
     frame = watch.frame()
-    frame.body = ["FAIL  double: 0 of 3 cases pass", *(f"  line {i}" for i in range(60))]
+    frame.body, frame.fit = ["FAIL  double: 0 of 3 cases pass", *(f"  line {i}" for i in range(60))], None
     drawn = screen.compose(frame, Style(False), (80, 24)).removeprefix(CLEAR).rstrip("\n").split("\n")
     assert len(drawn) <= 23 and drawn[0].startswith("FAIL  double")
     assert any("more lines: `python -m grader --stage double` prints the whole report" in line for line in drawn)
     assert drawn[-1].startswith("r re-run")
+
+
+def test_the_report_is_fitted_to_the_terminal_not_wrapped_by_it(mini: Course):
+    """Long case names, long numbers and a long status line at 80 columns: every row fits, no number is split."""
+    stage = mini.stage("double")
+    long = result(stage, 1, Status.EXCEPTION)
+    for c in long.cases:
+        c.case = c.case + "_with_a_rather_long_case_name_indeed"
+        c.message = "step 2, block 0: got 3 positions and no past, after 123456789.987654321 positions " * 2
+    watch, writer = start(mini, FakeGrader(passes={"double": 0}))
+    watch.last, watch.graded_at, watch.took = long, "16:12:23", 1.4961
+    watch.show()
+    rows = writer.screen.rstrip("\n").split("\n")
+    assert len(rows) <= 23 and rows[0].startswith("ERR   double")
+    assert all(len(row) <= 80 for row in rows), [row for row in rows if len(row) > 80]
+    assert "123456789.987654321" in writer.screen and "1496 ms" in writer.screen  # whole, on one row each
 
 
 def test_the_standings_come_from_this_cycle_s_reading(mini: Course):
@@ -244,7 +260,7 @@ def test_the_stage_s_notes_stay_on_screen_when_the_report_is_cut(mini: Course):
     watch, writer = start(mini, FakeGrader(passes={"double": 0}, notes=["Your code uses something that fails"]))
     writer.rows = 8
     watch.dispatch(KeyPressed("r"))
-    assert "more lines" in writer.screen and "note Your code uses something that fails" in writer.screen
+    assert "more cases" in writer.screen and "note Your code uses something that fails" in writer.screen
 
 
 def test_json_mode_writes_one_line_per_verdict_and_notices_apart(mini: Course):
@@ -300,7 +316,7 @@ def test_a_grade_that_takes_a_while_marks_the_verdict_on_screen_out_of_date(mini
     grader.during = slow
     watch.pending = {str(mini.root / "student" / "double.py")}
     watch.dispatch(FilesChanged())
-    assert "grading your last save... (grade 1 above is for the files before it)" in screens[0]
+    assert "grading your last save... (grade 1 above is for the files before it)" in " ".join(screens[0].split())
     assert "FAIL  double: 1 of 3" in screens[0]  # the old verdict stays, marked
     assert "grade 2," in writer.screen and "grading your last save" not in writer.screen
 

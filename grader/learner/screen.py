@@ -13,10 +13,11 @@ import re
 import shutil
 import sys
 import textwrap
+from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from grader.errors import GraderError
-from grader.report import text
+from grader.report import layout, text
 from grader.report.text import Style
 from grader.results import Report, StageResult
 
@@ -86,6 +87,9 @@ class Frame:
     banner: str | None = None  # a pass, a move to another stage
     status: str = ""  # the course's progress, what is watched, the grade count
     keys: tuple[str, ...] = ()  # the keys offered now, in KEYS order
+    # The report fitted to (width, rows) by the text renderer (numbers never split, the verdict first), when the
+    # body is a report: compose calls it with the room the footer leaves.
+    fit: Callable[[int, int], list[str]] | None = None
 
 
 def rows_of(line: str, width: int) -> int:
@@ -136,8 +140,11 @@ def pages(frame: Frame, width: int, room: int) -> list[list[str]]:
     return [rows[i:i + room] for i in range(0, len(rows), room)] or [[]]
 
 
-def footer(frame: Frame, style: Style, page_count: int) -> list[str]:
-    """Under the body: notes, feedback and the banner (under the report only), the status line, then the keys."""
+def footer(frame: Frame, style: Style, page_count: int, width: int | None = None) -> list[str]:
+    """Under the body: notes, feedback and the banner (under the report only), the status line, then the keys.
+
+    With a width, each line is wrapped at spaces: a number or a time is never split by the terminal.
+    """
     lines = [""]
     if frame.view is View.REPORT:
         lines += frame.notes[-NOTES_SHOWN:] + frame.feedback + ([style(frame.banner, "bold")] if frame.banner else [])
@@ -150,7 +157,7 @@ def footer(frame: Frame, style: Style, page_count: int) -> list[str]:
     lines.append(style(frame.status, "dim"))
     if frame.keys:
         lines.append(" · ".join(style(k, "bold") + f" {label}" for k, label, _ in KEYS if k in frame.keys))
-    return lines
+    return lines if width is None else [row for line in lines for row in layout.wrap(line, width)]
 
 
 def compose(frame: Frame, style: Style, size: tuple[int, int] | None) -> str:
@@ -158,13 +165,13 @@ def compose(frame: Frame, style: Style, size: tuple[int, int] | None) -> str:
     if size is None:  # not a terminal: everything, one screen after another
         return "\n" + "\n".join(frame.body + footer(frame, style, 1)) + "\n"
     width, height = size
-    tail_rows = sum(rows_of(line, width) for line in footer(frame, style, 1))
+    tail_rows = sum(rows_of(line, width) for line in footer(frame, style, 1, width))
     room = max(height - tail_rows - 1, 3)
     if frame.view is View.INSTRUCTIONS:
         cut = pages(frame, width, room)
         body = cut[min(frame.page, len(cut) - 1)]
-        return CLEAR + "\n".join(body + footer(frame, style, len(cut))) + "\n"
-    body = frame.body
+        return CLEAR + "\n".join(body + footer(frame, style, len(cut), width)) + "\n"
+    body = frame.fit(width, room + 1) if frame.fit is not None and frame.view is View.REPORT else frame.body
     if sum(rows_of(line, width) for line in body) > room:
         kept, used = [], 0
         for line in body:
@@ -176,7 +183,7 @@ def compose(frame: Frame, style: Style, size: tuple[int, int] | None) -> str:
         where = (f": `python -m grader --stage {frame.stage}` prints the whole report" if frame.view is View.REPORT
                  else " (a taller terminal shows them)")
         body = kept + [style(f"  ... {more} more lines{where}", "dim")]
-    return CLEAR + "\n".join(body + footer(frame, style, 1)) + "\n"
+    return CLEAR + "\n".join(body + footer(frame, style, 1, width)) + "\n"
 
 
 def page_count(frame: Frame, size: tuple[int, int] | None) -> int:
@@ -184,7 +191,7 @@ def page_count(frame: Frame, size: tuple[int, int] | None) -> int:
     if size is None:
         return 1
     width, height = size
-    room = max(height - sum(rows_of(line, width) for line in footer(frame, Style(False), 1)) - 1, 3)
+    room = max(height - sum(rows_of(line, width) for line in footer(frame, Style(False), 1, width)) - 1, 3)
     return len(pages(frame, width, room))
 
 
@@ -195,15 +202,18 @@ def keys_body() -> list[str]:
                "pass: `python -m grader --watch --next-after 5`."])
 
 
-def report_body(title: str, stage: str, last: StageResult | GraderError | None, colour: bool) -> list[str]:
+def report_body(title: str, stage: str, last: StageResult | GraderError | None, colour: bool,
+                size: tuple[int, int] | None = None) -> list[str]:
     """The verdict on screen as lines: the text report, an error, or "grading..." before the first verdict.
 
-    The stage's notes are left to the footer (Frame.feedback), where a report cut to fit cannot hide them.
+    With a size (columns, rows) the report is fitted to it. The stage's notes are left to the footer
+    (Frame.feedback), where a report cut to fit cannot hide them.
     """
     style = Style(colour)
     if isinstance(last, StageResult):
         report = Report(course=title, stages=[dataclasses.replace(last, notes=[])])
-        return text.render(report, colour=colour).rstrip("\n").split("\n")
+        width, height = size if size is not None else (None, None)
+        return text.render(report, colour=colour, width=width, height=height).rstrip("\n").split("\n")
     if last is not None:
         return [style("ERR   ", "error") + style(f"{stage}: {last}", "bold")]
     return [style(f"grading {stage}...", "dim")]

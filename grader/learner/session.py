@@ -293,4 +293,6 @@ class Session:
         return Frame(body=body, stage=self.stage.id, view=self.view, page=self.page, notes=self.notes,
                      feedback=[text.Style(self.colour)("note ", "bold") + n for n in noted] + self.feedback,
                      banner=banner, status=status,
-                     keys=tuple(k for k, _, _ in screen.KEYS if k in offered) if self.keys else ())
+                     keys=tuple(k for k, _, _ in screen.KEYS if k in offered) if self.keys else (),
+                     fit=lambda width, rows: screen.report_body(self.course.title, self.stage.id, self.last,
+                                                                self.colour, (width, rows)))
