@@ -18,9 +18,10 @@ def student_source(root: Path, stage_id: str, wrong: bool = False) -> str:
     """A learner file for the stage whose functions are the reference's (wrong: scaled by 1.01, or changed)."""
     stage = load_course(root).stage(stage_id)
     reference = str(stage.dir / "reference.py")
-    lines = ["import importlib.util", "", "import numpy as np", "",
+    lines = ["import importlib.util", "import types", "", "import numpy as np", "",
              f"_spec = importlib.util.spec_from_file_location('_bench_ref_{stage_id}', {reference!r})",
-             "_ref = importlib.util.module_from_spec(_spec)", "_spec.loader.exec_module(_ref)", "", "",
+             "_ref = importlib.util.module_from_spec(_spec)", "_spec.loader.exec_module(_ref)",
+             "_orig = types.SimpleNamespace(**vars(_ref))", "", "",
              "def _off(v):",
              "    if isinstance(v, dict):",
              "        return {k: _off(x) for k, x in v.items()}",
@@ -30,8 +31,14 @@ def student_source(root: Path, stage_id: str, wrong: bool = False) -> str:
              "    return a + 1 if a.dtype.kind in 'iu' else a * 1.01", ""]
     for fn in stage.functions:
         params = ", ".join(fn.params)
-        call = f"_ref.{fn.reference}({params})"
+        call = f"_orig.{fn.reference}({params})"
         lines += ["", f"def {fn.name}({params}):", f"    return {'_off(' + call + ')' if wrong else call}", ""]
+    # A function the stage observes (`observe:`) is called by the reference's own code through the learner's name,
+    # as a learner's generator calls their own run_attention_cached, so the grader sees those calls.
+    observed = {entry.split(":")[1] for f in stage.functions for entry in f.observe}
+    for fn in stage.functions:
+        if fn.name in observed:
+            lines += [f"_ref.{fn.reference} = lambda *a, **k: {fn.name}(*a, **k)", ""]
     return "\n".join(lines)
 
 
