@@ -51,19 +51,24 @@ run_generate_cached = generate_cached
 """
 
 
-def _grade(tmp_path: Path, text: str, graded: bool = False):
+def _grade(tmp_path: Path, text: str, graded: bool = False, function: str = "run_generate_cached"):
     folder = tmp_path / f"submission{len(list(tmp_path.iterdir()))}"
     shutil.copytree(ROOT / "student", folder / "student")
     (folder / "student" / "kvcache.py").write_text(text)
     course = load_course(ROOT)
     stage = course.stage("kvcache")
     result = grade.grade_stage(course, stage, grade.Options(root=folder, graded=graded, hidden=not graded))
-    return {c.case: c for c in result.cases if c.function == "run_generate_cached"}
+    return {c.case: c for c in result.cases if c.function == function}
 
 
 def test_a_cached_generator_passes(tmp_path: Path) -> None:
     cases = _grade(tmp_path, CACHED)
     assert cases and all(c.status is Status.PASS for c in cases.values()), {k: c.message for k, c in cases.items()}
+
+
+def test_a_declared_tuple_is_not_noted_as_the_wrong_type(tmp_path: Path) -> None:
+    cases = _grade(tmp_path, CACHED, function="run_attention_cached")  # returns (out, (k, v)), as declared
+    assert cases and all(c.passed and c.returned is None for c in cases.values())
 
 
 @pytest.mark.parametrize(("text", "said"), [
