@@ -14,6 +14,7 @@ from conftest import ROOT, run_cli
 from grader.course import load_course
 from grader.errors import UsageError
 from grader.instructor import handout
+from grader.judge import grade
 
 SOLUTIONS = {
     "double": "def run_double(x):\n    return 2 * x\n",
@@ -148,6 +149,18 @@ def test_real_course_handout(tmp_path: Path) -> None:
     assert (done.path / "stages" / "kvcache" / "checks.py").read_bytes() == \
         (ROOT / "stages" / "kvcache" / "checks.py").read_bytes()
     assert copy.stage("kvcache").function("run_generate_cached").observe == ("student.kvcache:run_attention_cached",)
+    # the drift locator works in a handout too, on the reference's values recorded at each site of the public cases
+    from tests.test_drift import CORRECT
+
+    for stage_id, source in CORRECT.items():
+        if stage_id == "attention":
+            source = source.replace("math.sqrt(C // n_head)", "math.sqrt(C)")
+        (done.path / "student" / f"{stage_id}.py").write_text(source)
+    assert not list((done.path / "stages" / "gpt2").glob("reference*"))
+    result = grade.grade_stage(copy, copy.stage("gpt2"))
+    drift = [n for n in result.notes if n.startswith("Drift:")]
+    assert not result.passed and len(drift) == 1, result.notes
+    assert "block 0 · attention" in drift[0] and "It looks like scale_sqrt_n_embd" in drift[0], drift[0]
 
 
 LITTER = {"stages/double/reference.py~": "def double(x):\n    return 2 * x  # backup\n",

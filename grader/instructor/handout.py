@@ -3,8 +3,9 @@
 A derived copy holds the course's stages and verified fixtures but never its reference solutions: each
 stage.yaml is rewritten with a `hidden_cases: N` key (the loader then accepts a missing reference.py) and the
 instructor's decoys.py, which is only a step away from the solution, is replaced by recorded decoy outputs on the
-copy's own cases, so a learner's mistake is still named. The handout also drops every hidden case from stage.yaml
-and from the fixtures, and keeps only their number.
+copy's own cases, so a learner's mistake is still named; a stage's drift locator gets the reference's values at
+each site of the public cases, recorded the same way (instructor/recorded.py). The handout also drops every hidden
+case from stage.yaml and from the fixtures, and keeps only their number.
 
 Shipped from stages/<id>/: only what `course.derived.shipped_files` allows (the instructions, inputs.py, build.py,
 external.py); of grader/, only its Python modules and templates. Both are allow-lists, so nothing an author leaves
@@ -13,10 +14,7 @@ in a folder (reference.py~, .decoys.py.swp, solutions/*.ipynb) can ship by accid
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
-import io
-import json
 import os
 import shutil
 import stat
@@ -25,14 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from grader import fixtures, templating
-from grader.course import Course, Stage, derived, load_course, stagecode
+from grader.course import Course, Stage, derived, load_course
 from grader.course import render as course_render
 from grader.errors import UsageError
+from grader.instructor import recorded
 
-RECORDED = "recorded"  # stages/<id>/recorded/: decoy outputs on the copy's cases
 FALLBACK_REQUIREMENTS = ["numpy>=1.24", "pyyaml>=6", "jinja2>=3.1", "safetensors>=0.4", "watchfiles>=0.21"]
 
 
@@ -44,77 +40,6 @@ class Derived:
     public: dict[str, int] = field(default_factory=dict)  # stage id -> public cases shipped
     hidden: dict[str, int] = field(default_factory=dict)  # stage id -> hidden cases shipped (0 in a handout)
     hidden_kept_back: dict[str, int] = field(default_factory=dict)  # stage id -> hidden cases left out
-
-
-# --- recorded decoys -----------------------------------------------------------------------------------------
-
-
-def input_key(inputs: dict[str, Any]) -> str:
-    """A digest of a case's inputs (arrays by dtype, shape and bytes; a file by name) to look recordings up."""
-    h = hashlib.sha256()
-    for name in sorted(inputs):
-        value = inputs[name]
-        h.update(name.encode() + b"\0")
-        if isinstance(value, np.ndarray):
-            h.update(f"{value.dtype}{value.shape}".encode() + np.ascontiguousarray(value).tobytes())
-        elif isinstance(value, str) and os.path.isfile(value):
-            h.update(b"file:" + Path(value).name.encode())
-        else:
-            h.update(repr(value).encode())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def recorded(decoys_file: str, function: str, **inputs: Any) -> Any:
-    """The recorded output of a decoy on these inputs (called by a derived copy's generated decoys.py)."""
-    folder = Path(decoys_file).parent / RECORDED
-    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
-    files = index[function][input_key(inputs)]  # KeyError: never recorded, so this decoy does not match
-    arrays = {k: np.load(folder / f, allow_pickle=False) for k, f in files.items()}
-    return arrays[""] if set(arrays) == {""} else arrays
-
-
-_DECOYS_PY = '''"""Recorded outputs of this stage's known mistakes (written by `python -m grader handout`; do not edit).
-
-The instructor's decoys.py is not shipped: each mistake is a step away from the solution. The grader compares
-your output with these recordings, made on this copy's cases, to name a mistake.
-"""
-
-from grader.instructor.handout import recorded
-{functions}'''
-
-
-def _record_decoys(course: Course, stage: Stage, cases: list[Any], dest: Path) -> None:
-    folder = dest / RECORDED
-    folder.mkdir(parents=True)
-    source = fixtures.StageFixtures(course, stage, tuple(cases))
-    index: dict[str, dict[str, dict[str, str]]] = {}
-    defs = []
-    for decoy in stage.decoys:
-        params = stage.function(decoy.target).params
-        if decoy.function not in index:
-            defs.append(f"\n\ndef {decoy.function}({', '.join(params)}):\n"
-                        f"    return recorded(__file__, {decoy.function!r}, "
-                        f"{', '.join(f'{p}={p}' for p in params)})\n")
-        table = index.setdefault(decoy.function, {})
-        fn = stagecode.function(stage, "decoys.py", decoy.function, params)
-        for case in (c for c in cases if c.function == decoy.target):
-            inputs = {k: fixtures.upcast(v) for k, v in source.inputs(case).items()}
-            try:
-                with np.errstate(all="ignore"):
-                    outputs = fixtures.outputs_of(stage, case, fn(**inputs))
-            except Exception:  # noqa: BLE001 - a decoy that cannot run on a case is not recorded for it
-                continue
-            files = {}
-            for key, array in outputs.items():
-                buf = io.BytesIO()
-                np.lib.format.write_array(buf, np.ascontiguousarray(array), allow_pickle=False)
-                name = hashlib.sha256(buf.getvalue()).hexdigest()[:32] + ".npy"
-                (folder / name).write_bytes(buf.getvalue())
-                files[key] = name
-            table[input_key(inputs)] = files
-    (folder / "index.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    (dest / "decoys.py").write_text(_DECOYS_PY.format(functions="".join(defs)), encoding="utf-8")
 
 
 # --- the derived course --------------------------------------------------------------------------------------
@@ -147,7 +72,9 @@ def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
         out.hidden[stage.id] = sum(c.hidden for c in cases)
         out.hidden_kept_back[stage.id] = 0 if keep_hidden else n_hidden
         if stage.decoys:
-            _record_decoys(course, stage, cases, sdir)
+            recorded.record_decoys(course, stage, cases, sdir)
+        if stage.drift and not keep_hidden:  # the drift locator's sites on the public cases a learner fails
+            recorded.record_sites(course, stage, [c for c in cases if not c.hidden], sdir)
         fdir = dest / "fixtures" / stage.id
         fdir.mkdir(parents=True)
         fixtures.copy_subset(course, stage, [c.id for c in cases], fdir)

@@ -41,12 +41,19 @@ class Site:
 
 
 def sites(course: Course, stage: Stage, inputs: dict[str, Any]) -> list[Site]:
-    """The stage's sites on this case, from its reference's `drift` function (checked: a course author's data)."""
+    """The stage's sites on this case, from its reference's `drift` function (checked: a course author's data).
+
+    A handout has no reference.py: its drift.py holds the sites recorded on its public cases (instructor/recorded.py).
+    With neither, there are no sites.
+    """
     assert stage.drift is not None
-    listing = stagecode.function(stage, "reference.py", stage.drift)
+    source = next((f for f in ("reference.py", "drift.py") if (stage.dir / f).exists()), None)
+    if source is None:
+        return []
+    listing = stagecode.function(stage, source, stage.drift)
     out = []
     for i, d in enumerate(listing(**{k: fixtures.upcast(v) for k, v in inputs.items()})):
-        where = f"{stage.dir / 'reference.py'}: {stage.drift}() item {i}"
+        where = f"{stage.dir / source}: {stage.drift}() item {i}"
         if not (isinstance(d, dict) and {"name", "stage", "function", "inputs", "output"} <= set(d)):
             raise CourseError(f"{where} must be a dict with name, stage, function, inputs and output")
         site_stage = course.stage(str(d["stage"]))
@@ -61,6 +68,8 @@ def locate(course: Course, stage: Stage, inputs: dict[str, Any], root: Path,
            cancel: Callable[[], bool] | None = None) -> str | None:
     """A sentence naming the first site where the learner's functions part from the reference, or None."""
     found = sites(course, stage, inputs)
+    if not found:
+        return None
     calls = [Call(case=str(i), module=s.stage.module, function=s.function, inputs=_as_float32(s.inputs))
              for i, s in enumerate(found)]
     limits = Limits(timeout=max(s.stage.timeout for s in found), memory_mb=stage.memory_mb)
