@@ -288,6 +288,7 @@ def every_stage(rows: dict[str, dict[str, object]], dest: Path, which: str, save
     from stagesrc import calls_script, student_source
 
     from grader.course import load_course
+    from grader.run import threads
 
     course_dir, handout = dest / "course", dest / "handout"
     shutil.copytree(ROOT, course_dir, ignore=shutil.ignore_patterns(".git", ".venv", ".grader", "__pycache__",
@@ -304,7 +305,9 @@ def every_stage(rows: dict[str, dict[str, object]], dest: Path, which: str, save
                  student_source(course_dir, sid, wrong=True))
         script = handout / f"calls_{sid}.py"
         script.write_text(calls_script(handout, sid))
-        done = subprocess.run([sys.executable, str(script)], cwd=handout, capture_output=True, text=True)
+        env = dict(os.environ)
+        threads.leave_a_core(env)  # the BLAS threads the grader's child has: the same floor
+        done = subprocess.run([sys.executable, str(script)], cwd=handout, capture_output=True, text=True, env=env)
         floor = float(done.stdout.split()[-1]) if done.returncode == 0 else None
         cmd = [sys.executable, "-m", "grader", "--root", str(handout), "--stage", sid, "--watch", "--format", "json"]
         tool = Tool(f"ours on {sid}", cmd, handout, json_verdict)
