@@ -11,8 +11,9 @@ N(0, 0.02)). Then runs the course's plain numpy references in one process, on th
 - uncached: stages/generate/reference.py `generate`, the whole sequence through the model at every step;
 - cached:   stages/kvcache/reference.py `generate_cached`, the prompt once, then one position per step;
 
-and checks that both write the same tokens. Times are wall clock on this machine, which may be shared: compare the
-two rows of one run, not runs on different days.
+and checks that both write the same tokens. BLAS gets the threads the grader gives a learner's code (the cores less
+one, grader/run/threads.py), unless OPENBLAS_NUM_THREADS is set. Times are wall clock on this machine, which may be
+shared: compare the two rows of one run, not runs on different days.
 """
 
 from __future__ import annotations
@@ -22,15 +23,22 @@ import importlib.util
 import json
 import os
 import platform
+import sys
 import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from grader.run import threads  # noqa: E402
+
+threads.leave_a_core()  # BLAS threads as `python -m grader generate` has them, set before numpy loads
+
+import numpy as np  # noqa: E402
+
 N_EMBD, N_LAYER, N_HEAD, N_POSITIONS, VOCAB = 768, 12, 12, 1024, 50257
 SEED = 2019
 
@@ -102,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
         rows[label] = {"seconds": seconds, "tokens_per_second": args.new / seconds}
     same = bool((outputs["uncached"] == outputs["cached"]).all())
     print(f"{args.new} new tokens after a {args.prompt}-token prompt, float32 numpy, "
-          f"{os.cpu_count()} CPUs visible, one process")
+          f"{os.cpu_count()} CPUs visible, one process, BLAS threads {os.environ.get('OPENBLAS_NUM_THREADS')}")
     print(f"{'':10}{'seconds':>10}{'tokens/s':>11}")
     for label, r in rows.items():
         print(f"{label:10}{r['seconds']:10.2f}{r['tokens_per_second']:11.2f}")
