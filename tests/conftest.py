@@ -6,8 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+import modules_run
 import pytest
 
 from grader import fixtures
@@ -24,11 +26,39 @@ GRADED_FLAGS = ["--unsandboxed"] if UNSANDBOXED else []
 MINI = ROOT / "tests" / "minicourse"
 CNN = ROOT / "tests" / "cnncourse"  # a second course: nothing in grader/ may know either
 CORPUS = ROOT / "tests" / "corpus"
+_MODULES_RUN = pytest.StashKey[Path]()
+_NOT_RUN = pytest.StashKey[tuple[list[str], int]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-goldens", action="store_true",
                      help="rewrite tests/golden/ from what the reports show now (then review the diff)")
+    parser.addoption("--modules-run", action="store_true",
+                     help="at the end, name each module of grader/ that no test ran (tests/modules_run.py); with "
+                          "-m 'not slow' it checks that the fast loop still runs all of grader/")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("modules_run"):
+        config.stash[_MODULES_RUN] = Path(tempfile.mkdtemp(prefix="modules-run-"))
+        modules_run.install(config.stash[_MODULES_RUN])
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    folder = session.config.stash.get(_MODULES_RUN, None)
+    if folder is not None:
+        session.config.stash[_NOT_RUN] = modules_run.not_run(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        if session.config.stash[_NOT_RUN][0] and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    if _NOT_RUN in config.stash:
+        missing, total = config.stash[_NOT_RUN]
+        terminalreporter.write_sep("=", f"modules of grader/ run: {total - len(missing)} of {total}")
+        for name in missing:
+            terminalreporter.write_line(f"not run: {name}")
 
 
 def copy_course(src: Path, dest: Path, stages: list[str] | None = None) -> Path:
