@@ -9,14 +9,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-import modules_run
-import pytest
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # before numpy is imported: the tests
+    os.environ.setdefault(_name, "1")  # make many small products on shared cores, where BLAS threads only wait
 
-from grader import fixtures
-from grader.course import Course, load_course
-from grader.judge import grade
-from grader.results import StageResult
-from grader.run import jail
+import modules_run  # noqa: E402
+import pytest  # noqa: E402
+
+from grader import fixtures  # noqa: E402
+from grader.course import Course, load_course  # noqa: E402
+from grader.judge import grade  # noqa: E402
+from grader.results import StageResult  # noqa: E402
+from grader.run import jail  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # Graded runs need the jail (bubblewrap, cgroups). Where this machine has none, the tests of other graded features
