@@ -74,14 +74,30 @@ def copy_course(src: Path, dest: Path, stages: list[str] | None = None) -> Path:
     return dest
 
 
-@pytest.fixture(scope="session")
-def mini_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The mini course with its fixtures built once per session."""
-    root = copy_course(MINI, tmp_path_factory.mktemp("mini-template"))
+def build_all(root: Path) -> Course:
+    """The course at root, every stage's fixtures built."""
     course = load_course(root)
     for stage in course.stages:
         fixtures.build(course, stage)
-    return root
+    return course
+
+
+def course_from_files(root: Path, files: dict[str, str], student: dict[str, str]) -> Course:
+    """A course written at root from {relative path: text}, these learner files in student/, its fixtures built."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (root / "student").mkdir()
+    (root / "student" / "__init__.py").write_text("")
+    for name, text in student.items():
+        (root / "student" / f"{name}.py").write_text(text)
+    return build_all(root)
+
+
+@pytest.fixture(scope="session")
+def mini_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The mini course with its fixtures built once per session."""
+    return build_all(copy_course(MINI, tmp_path_factory.mktemp("mini-template"))).root
 
 
 @pytest.fixture
@@ -93,11 +109,7 @@ def mini(mini_template: Path, tmp_path: Path) -> Course:
 @pytest.fixture(scope="session")
 def cnn_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny CNN course with its fixtures built once per session."""
-    root = copy_course(CNN, tmp_path_factory.mktemp("cnncourse-copy"))
-    course = load_course(root)
-    for stage in course.stages:
-        fixtures.build(course, stage)
-    return root
+    return build_all(copy_course(CNN, tmp_path_factory.mktemp("cnncourse-copy"))).root
 
 
 def write_student(course: Course, stage_id: str, source: str) -> Path:
