@@ -7,7 +7,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
+from typing import Any
 
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # before numpy is imported: the tests
     os.environ.setdefault(_name, "1")  # make many small products on shared cores, where BLAS threads only wait
@@ -62,6 +64,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
         terminalreporter.write_sep("=", f"modules of grader/ run: {total - len(missing)} of {total}")
         for name in missing:
             terminalreporter.write_line(f"not run: {name}")
+
+
+def representatives(values: Iterable[Any], keep: Collection[str], ids: Callable[[Any], str] = str) -> list[Any]:
+    """parametrize's values, each one whose id is not in keep marked slow: the fast loop runs these representatives of
+    the same work, the full suite every one."""
+    out, seen = [], set()
+    for value in values:
+        seen.add(ids(value))
+        out.append(pytest.param(value, id=ids(value), marks=() if ids(value) in keep else pytest.mark.slow))
+    assert set(keep) <= seen, f"no parameter {sorted(set(keep) - seen)} to keep"
+    return out
 
 
 def copy_course(src: Path, dest: Path, stages: list[str] | None = None) -> Path:
