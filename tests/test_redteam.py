@@ -178,6 +178,7 @@ def _deep_folder(base: Path, depth: int = 1100) -> Path:
     return base
 
 
+@pytest.mark.slow  # a batch over a folder 4096 deep
 def test_a_deeply_nested_folder_submission_is_refused_and_the_batch_goes_on(mini: Course, tmp_path: Path) -> None:
     from grader.instructor import batch
     from grader.instructor.gradebook import Gradebook
