@@ -87,6 +87,20 @@ def copy_course(src: Path, dest: Path, stages: list[str] | None = None) -> Path:
     return dest
 
 
+def linked_course(dest: Path, **student: str) -> Path:
+    """The course's own course.yaml, its stages and fixtures as symlinks (not 120 MB copied), and a student/ folder
+    of its own holding these files (stage id -> source). For tests that change nothing but student/ and .grader/."""
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "course.yaml").write_text((ROOT / "course.yaml").read_text())
+    for sub in ("stages", "fixtures"):
+        os.symlink(ROOT / sub, dest / sub)
+    (dest / "student").mkdir()
+    (dest / "student" / "__init__.py").write_text("")
+    for stage_id, source in student.items():
+        (dest / "student" / f"{stage_id}.py").write_text(source)
+    return dest
+
+
 def build_all(root: Path) -> Course:
     """The course at root, every stage's fixtures built."""
     course = load_course(root)
