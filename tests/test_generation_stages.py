@@ -196,8 +196,13 @@ def test_vocabulary_is_in_gpt2s_layout(artifacts: dict[str, Path], tok_ref: Modu
 
 
 def _token_bytes(tok_ref: ModuleType, token: str) -> bytes:
-    decoder = {c: b for b, c in tok_ref.bytes_to_unicode().items()}
-    return bytes(decoder[c] for c in token)
+    return bytes(_decoder(tok_ref)[c] for c in token)
+
+
+@functools.cache
+def _decoder(tok_ref: ModuleType) -> dict[str, int]:
+    """bytes_to_unicode inverted, once (not once for each of the 1791 merges)."""
+    return {c: b for b, c in tok_ref.bytes_to_unicode().items()}
 
 
 @pytest.mark.slow  # trains the tokenizer again (tokenizers); the committed files' layout is checked above
