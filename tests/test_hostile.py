@@ -241,6 +241,7 @@ def test_flooded_output_is_capped_and_said(mini, arena):
     assert all(len(c.stdout) <= protocol.OUTPUT_CAP for c in result.cases)
 
 
+@pytest.mark.slow  # the hostile corpus through the CLI
 def test_progress_file_written_by_the_learner_is_overwritten_with_the_true_verdict(mini, arena):
     """Self-paced, the learner's code can write .grader/progress.json; the grader's own record wins."""
     write_student(mini, "double", arena.source("writes_progress.py"))
@@ -251,6 +252,7 @@ def test_progress_file_written_by_the_learner_is_overwritten_with_the_true_verdi
     assert "combine" not in data["stages"]  # the learner's forged entries did not survive the grader's save
 
 
+@pytest.mark.slow  # the hostile corpus through the CLI; in-process below
 def test_imitated_pass_lines_do_not_change_the_exit_code_or_json(mini, arena):
     write_student(mini, "double", arena.source("fake_pass_lines.py"))
     proc = run_cli("--stage", "double", "--format", "json", cwd=mini.root)

@@ -110,6 +110,7 @@ CHOICES = {"fail": "return x + 1.0", "exception": "raise ValueError('0')", "exit
 
 
 @needs_jail
+@pytest.mark.slow  # five graded grades, each in a jail
 def test_a_hidden_case_shows_the_learner_only_pass_or_fail(mini: Course) -> None:
     from grader.report import gradescope as gradescope_report
     from grader.results import Report

@@ -47,6 +47,7 @@ def _own(mini: Course) -> Course:
     return load_course(mini.root)
 
 
+@pytest.mark.slow  # three stages graded in a jail; upstream.py runs in test_cohort.py's batch
 def test_reference_policy_credits_a_stage_whose_only_fault_is_upstream(mini: Course, subs: Path) -> None:
     entry = _grade(mini, subs, "upstream")
     assert entry.report is not None
