@@ -63,6 +63,7 @@ def test_the_demo_runs_on_the_learners_code_once_its_stages_pass(tmp_path):
     assert done.stdout == "HEYHEY\nHEYHEY\nreference: HEYHEY\n"
 
 
+@pytest.mark.slow  # six runs; the demo: test above
 def test_a_stage_changed_since_its_pass_is_named_and_a_failing_call_stops_the_demo(tmp_path):
     root = course_from_files(tmp_path / "course", FILES, {"shout": SHOUT, "echo": ECHO}).root
     assert run_cli("--all", cwd=root).returncode == 0

@@ -278,6 +278,7 @@ def test_cli_checkpoint_grades_against_the_named_file(tmp_path: Path) -> None:
     assert str(path) in json.dumps(json.loads(as_json.stdout))
 
 
+@pytest.mark.slow  # two CLI runs; bad checkpoint files are refused in-process above
 def test_cli_checkpoint_bad_file_is_a_usage_error(tmp_path: Path) -> None:
     root = linked_course(tmp_path / "course", gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
     bad = tmp_path / "weights.bin"
