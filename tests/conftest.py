@@ -1,4 +1,8 @@
-"""Shared helpers: a throwaway copy of a course, a learner file written in one call, the CLI in a subprocess."""
+"""Shared helpers: a throwaway copy of a course, a learner file written in one call, the CLI in a subprocess.
+
+Also: one BLAS thread for the tests, `representatives` (a parametrization's fast-loop members) and `--modules-run`
+(which modules of grader/ no test ran).
+"""
 
 from __future__ import annotations
 
