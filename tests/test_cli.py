@@ -46,6 +46,7 @@ def test_failure_names_the_mistake(mini):
     assert "worst at [" in proc.stdout and "input there:" in proc.stdout
 
 
+@pytest.mark.slow  # two runs; the CLI's hidden-case text is checked by the leak test below
 def test_hidden_case_feedback_shows_no_values(mini):
     write_student(mini, "double", "def run_double(x):\n    return x + 2\n")
     out = run_cli("--stage", "double", cwd=mini.root).stdout
@@ -57,6 +58,7 @@ def test_hidden_case_feedback_shows_no_values(mini):
     assert "comparisons" not in hidden and hidden["diagnosis"] == "plus_two"
 
 
+@pytest.mark.slow  # the JSON through the CLI: test_formats.py's one run writes every format
 def test_json_report_fields(mini):
     write_student(mini, "double", "def run_double(x):\n    return x + 2\n")
     proc = run_cli("--stage", "double", "--format", "json", cwd=mini.root)
@@ -70,6 +72,7 @@ def test_json_report_fields(mini):
     assert data["points"] == 0 and data["max_points"] == 4
 
 
+@pytest.mark.slow  # --output: test_formats.py; --all: test_second_course.py and test_handout.py
 def test_output_file_and_all(mini):
     write_student(mini, "double", CORRECT)
     out = mini.root / "out.json"
@@ -80,6 +83,7 @@ def test_output_file_and_all(mini):
     assert "1 of 3 stages pass" in proc.stdout
 
 
+@pytest.mark.slow  # test_pass_exit_0_and_progress_recorded's stdout starts with PASS, not a colour code
 def test_no_colour_unless_a_terminal(mini):
     proc = run_cli("--stage", "double", cwd=mini.root)
     assert "\033[" not in proc.stdout
@@ -90,6 +94,7 @@ def test_show_renders_the_tolerance_from_the_yaml(mini):
     assert proc.returncode == 0 and "Tolerance: atol 1e-06, rtol 0." in proc.stdout
 
 
+@pytest.mark.slow  # three runs; hints counted in-process: test_watch_session.py's h key
 def test_hints_one_at_a_time(mini):
     first = run_cli("hint", "double", cwd=mini.root).stdout
     second = run_cli("hint", "double", cwd=mini.root).stdout
@@ -97,6 +102,7 @@ def test_hints_one_at_a_time(mini):
     assert "Hint 1 of 2" in first and "Hint 2 of 2" in second and "All 2 hints" in third
 
 
+@pytest.mark.slow  # two runs; reset and restore in-process: test_learner.py
 def test_reset_keeps_a_backup(mini):
     write_student(mini, "double", CORRECT)
     proc = run_cli("reset", "double", cwd=mini.root)
@@ -129,6 +135,7 @@ def test_check_passes_on_the_mini_course(mini):
     assert "decoy 'plus_two' fails and is recognised" in proc.stdout and "check passed" in proc.stdout
 
 
+@pytest.mark.slow  # `check` runs in the fast loop in test_check_passes_on_the_mini_course
 def test_check_catches_a_decoy_that_passes(mini):
     (mini.root / "stages/double/decoys.py").write_text(
         "def plus_two(x):\n    return 2 * x\n\n\ndef square(x):\n    return x * x\n")
@@ -156,6 +163,7 @@ def test_isolate_and_upstream_note(mini):
     assert isolated.returncode == 0, isolated.stdout
 
 
+@pytest.mark.slow  # two runs; hidden cases' text: test_redteam.py, test_formats.py
 def test_hidden_case_leaks_nothing_through_messages_or_prints(mini):
     leak = "def run_double(x):\n    print('LEAK', x.tolist())\n    raise ValueError(f'LEAK {x.tolist()}')\n"
     write_student(mini, "double", leak)
@@ -174,6 +182,7 @@ def test_a_mistyped_subcommand_is_named(mini):
     assert run_cli("--stage", "double", "show", "double", cwd=mini.root).returncode == 0  # option, then command
 
 
+@pytest.mark.slow  # six runs; inputs, --save-outputs, reset, restore: test_learner.py
 def test_the_learners_tools_from_the_command_line(mini, tmp_path):
     write_student(mini, "double", CORRECT)
     inputs = run_cli("inputs", "double", "small", cwd=mini.root)
@@ -188,6 +197,7 @@ def test_the_learners_tools_from_the_command_line(mini, tmp_path):
     assert run_cli("--watch", "--next-after", "-1", cwd=mini.root).returncode == 2
 
 
+@pytest.mark.slow  # two runs; --isolate records nothing: test_learner.py, in-process
 def test_an_isolated_pass_is_not_recorded(mini):
     write_student(mini, "combine", "from student.double import run_double\n\n\ndef run_combine(x, y):\n"
                                    "    return run_double(x) + y\n")

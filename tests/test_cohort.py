@@ -8,17 +8,20 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import GRADED_FLAGS, run_cli
+from conftest import GRADED_FLAGS, copy_course, run_cli
 from test_batch import GOOD, folder, student
 from test_upstream import CALLS_DOUBLE
 
 from grader.course import Course, load_course
-from grader.instructor import cohort
+from grader.errors import UsageError
+from grader.instructor import cohort, feedback
 from grader.instructor.gradebook import Gradebook
 
 
-@pytest.fixture
-def gradebook(mini_template: Path, tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def gradebook(mini_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One batch of a small cohort, read (never written) by the tests that take it."""
+    tmp_path = tmp_path_factory.mktemp("gradebook")
     subs = tmp_path / "subs"
     folder(subs, "a_good", student(GOOD))
     folder(subs, "b_good", student(GOOD))
@@ -61,6 +64,20 @@ def test_report_command_writes_html(mini_template: Path, gradebook: Path, tmp_pa
     assert (tmp_path / "g.csv").read_bytes().count(b"\r\n") == 7
 
 
+def test_feedback_from_the_small_cohort(mini_template: Path, gradebook: Path, tmp_path: Path) -> None:
+    """feedback.py in the fast loop (the broken-hidden-case cohort's feedback test below is slow)."""
+    course = load_course(mini_template)
+    with Gradebook(gradebook, course.title) as book:
+        one = feedback.for_learner(course, book, "c_plus_two")
+        written = feedback.write_all(course, book, tmp_path / "feedback")
+        with pytest.raises(UsageError, match="did you mean 'c_plus_two'"):
+            feedback.for_learner(course, book, "c_plus_tow")
+    assert "feedback for c_plus_two" in one and "Score: 3/7" in one and "Known mistake: plus_two" in one
+    assert len(written) == 6 and (tmp_path / "feedback" / "c_plus_two.txt").read_text() == one
+    rejected = next(p for p in written if p.name.startswith("b_onclick"))
+    assert "could not be graded" in rejected.read_text()
+
+
 def test_report_needs_a_gradebook(mini_template: Path, tmp_path: Path) -> None:
     result = run_cli("report", "--db", str(tmp_path / "none.sqlite"), cwd=mini_template)
     assert result.returncode == 2 and "grade first" in result.stderr
@@ -73,9 +90,14 @@ def _chromium() -> str | None:
 PRINTS = "def run_double(x):\n    print('shape seen', x.shape)\n    return x + 2\n"
 
 
-@pytest.fixture
-def class_of(mini: Course, tmp_path: Path) -> tuple[Course, Path]:
-    """A cohort graded against a course whose hidden case is broken (its reference is wrong on that input only)."""
+@pytest.fixture(scope="module")
+def class_of(mini_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Course, Path]:
+    """A cohort graded against a course whose hidden case is broken (its reference is wrong on that input only).
+
+    Built once for the tests that take it: they read the course and the gradebook, and write only in their own folder.
+    """
+    tmp_path = tmp_path_factory.mktemp("class")
+    mini = load_course(copy_course(mini_template, tmp_path / "course"))
     ref = mini.root / "stages" / "double" / "reference.py"
     ref.write_text("def double(x):\n    return 2 * x if x.size != 5 else 2 * x + 1  # a bug on the hidden input\n")
     assert run_cli("fixtures", "build", "--stage", "double", cwd=mini.root).returncode == 0
@@ -93,6 +115,7 @@ def class_of(mini: Course, tmp_path: Path) -> tuple[Course, Path]:
     return load_course(mini.root), db
 
 
+@pytest.mark.slow  # a second cohort, with a 3 s timeout; cohort.build: test_cohort_numbers
 def test_the_report_says_whom_to_help_and_with_what(class_of: tuple[Course, Path]) -> None:
     course, db = class_of
     with Gradebook(db, course.title) as book:
@@ -115,6 +138,7 @@ def test_the_report_says_whom_to_help_and_with_what(class_of: tuple[Course, Path
     assert "dan" in text.split("Per learner")[1] and "timed out 1" in text
 
 
+@pytest.mark.slow  # a second cohort, with a 3 s timeout; feedback.py: test_feedback_from_the_small_cohort
 def test_feedback_for_one_learner_and_files_for_all(class_of: tuple[Course, Path], tmp_path: Path) -> None:
     course, db = class_of
     one = run_cli("feedback", "--db", str(db), "dan", cwd=course.root)

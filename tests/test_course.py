@@ -145,6 +145,7 @@ def test_cli_refuses_with_exit_2_and_no_traceback(course_dir):
     assert proc.stderr.startswith("error: ") and "stage.yaml:3:" in proc.stderr
 
 
+@pytest.mark.slow  # three CLI runs; a course the grader never saw: test_second_course.py
 def test_adding_a_stage_needs_no_grader_change(course_dir):
     """A new folder and a course.yaml line are enough: the loader, fixtures and grade work on it."""
     new = course_dir / "stages" / "negate"

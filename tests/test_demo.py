@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from grader import fixtures
 from grader.course import load_course
-from tests.conftest import run_cli
+from tests.conftest import course_from_files, run_cli
 
 FILES = {
     "course.yaml": "format_version: 1\ntitle: Echo\nstages: [shout, echo]\n",
@@ -46,27 +43,13 @@ for _name in ("shout", "echo"):
     FILES[f"stages/{_name}/instructions.md"] = f"{_name}\n"
 
 
-def _course(tmp_path: Path, student: dict[str, str]) -> Path:
-    root = tmp_path / "course"
-    for name, text in FILES.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    (root / "student").mkdir()
-    (root / "student" / "__init__.py").write_text("")
-    for name, text in student.items():
-        (root / "student" / f"{name}.py").write_text(text)
-    course = load_course(root)
-    for stage in course.stages:
-        fixtures.build(course, stage)
-    return root
-
-
 SHOUT = "def run_shout(text):\n    return text.upper()\n"
 ECHO = "from student.shout import run_shout\n\n\ndef run_echo(text):\n    return text + text\n"
 
 
 def test_the_demo_runs_on_the_learners_code_once_its_stages_pass(tmp_path):
-    root = _course(tmp_path, {"shout": SHOUT, "echo": "def run_echo(text):\n    raise NotImplementedError\n"})
+    root = course_from_files(tmp_path / "course", FILES,
+                             {"shout": SHOUT, "echo": "def run_echo(text):\n    raise NotImplementedError\n"}).root
     early = run_cli("generate", "hey", cwd=root)  # nothing graded yet: the first stage it needs is named
     assert early.returncode == 2 and "'shout' does not pass yet" in early.stderr
     assert run_cli("--all", cwd=root).returncode == 1
@@ -80,8 +63,9 @@ def test_the_demo_runs_on_the_learners_code_once_its_stages_pass(tmp_path):
     assert done.stdout == "HEYHEY\nHEYHEY\nreference: HEYHEY\n"
 
 
+@pytest.mark.slow  # six runs; the demo: test above
 def test_a_stage_changed_since_its_pass_is_named_and_a_failing_call_stops_the_demo(tmp_path):
-    root = _course(tmp_path, {"shout": SHOUT, "echo": ECHO})
+    root = course_from_files(tmp_path / "course", FILES, {"shout": SHOUT, "echo": ECHO}).root
     assert run_cli("--all", cwd=root).returncode == 0
     (root / "student" / "shout.py").write_text(SHOUT + "\n# edited\n")
     changed = run_cli("generate", "hey", cwd=root)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from grader import fixtures
 from grader.course import load_course
 from grader.judge import grade
+from tests.conftest import course_from_files
 
 FILES = {
     "course.yaml": "format_version: 1\ntitle: Drift\nstages: [scale, shift, affine]\n",
@@ -72,24 +70,10 @@ AFFINE = ("from student.scale import run_scale\nfrom student.shift import run_sh
           "def run_affine(x, s, b):\n    return run_shift(run_scale(x, s), b)\n")
 
 
-def _course(tmp_path: Path, student: dict[str, str]):
-    root = tmp_path / "course"
-    for name, text in FILES.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    (root / "student").mkdir()
-    (root / "student" / "__init__.py").write_text("")
-    for name, text in student.items():
-        (root / "student" / f"{name}.py").write_text(text)
-    course = load_course(root)
-    for stage in course.stages:
-        fixtures.build(course, stage)
-    return course
-
-
 def test_a_wrong_component_is_named_with_its_mistake(tmp_path):
-    course = _course(tmp_path, {"scale": "def run_scale(x, s):\n    return x + s\n",
-                                "shift": "def run_shift(x, b):\n    return x + b\n", "affine": AFFINE})
+    course = course_from_files(tmp_path / "course", FILES, {"scale": "def run_scale(x, s):\n    return x + s\n",
+                                                           "shift": "def run_shift(x, b):\n    return x + b\n",
+                                                           "affine": AFFINE})
     result = grade.grade_stage(course, course.stage("affine"))
     assert not result.passed
     drift = [n for n in result.notes if n.startswith("Drift:")]
@@ -99,16 +83,18 @@ def test_a_wrong_component_is_named_with_its_mistake(tmp_path):
 
 def test_right_components_put_together_wrongly_point_at_the_composed_function(tmp_path):
     wrong = AFFINE.replace("run_shift(run_scale(x, s), b)", "run_scale(run_shift(x, b), s)")
-    course = _course(tmp_path, {"scale": "def run_scale(x, s):\n    return x * s\n",
-                                "shift": "def run_shift(x, b):\n    return x + b\n", "affine": wrong})
+    course = course_from_files(tmp_path / "course", FILES, {"scale": "def run_scale(x, s):\n    return x * s\n",
+                                                           "shift": "def run_shift(x, b):\n    return x + b\n",
+                                                           "affine": wrong})
     result = grade.grade_stage(course, course.stage("affine"))
     drift = [n for n in result.notes if n.startswith("Drift:")]
     assert len(drift) == 1 and "agree with the reference" in drift[0] and "run_affine itself" in drift[0]
 
 
 def test_nothing_runs_when_the_stage_passes_or_only_a_hidden_case_fails(tmp_path):
-    course = _course(tmp_path, {"scale": "def run_scale(x, s):\n    return x * s\n",
-                                "shift": "def run_shift(x, b):\n    return x + b\n", "affine": AFFINE})
+    course = course_from_files(tmp_path / "course", FILES, {"scale": "def run_scale(x, s):\n    return x * s\n",
+                                                           "shift": "def run_shift(x, b):\n    return x + b\n",
+                                                           "affine": AFFINE})
     assert grade.grade_stage(course, course.stage("affine")).passed
     hidden_only = AFFINE.replace("    return run_shift", "    if x.ndim == 1:\n        return x\n    return run_shift")
     (course.root / "student" / "affine.py").write_text(hidden_only)

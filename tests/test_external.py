@@ -10,11 +10,11 @@ import numpy as np
 from grader import fixtures
 from grader.course import load_course
 from grader.judge import external
-from tests.conftest import ROOT, copy_course
+from tests.conftest import ROOT, linked_course
 
 
 def test_expected_values_are_kept_per_file_digest_and_recomputed_when_the_file_changes(tmp_path):
-    root = copy_course(ROOT, tmp_path / "course", )
+    root = linked_course(tmp_path / "course")
     course = load_course(root)
     stage = course.stage("checkpoint")
     model = tmp_path / "mine" / "model.safetensors"
@@ -47,7 +47,7 @@ def test_expected_values_are_kept_per_file_digest_and_recomputed_when_the_file_c
 
 
 def test_weights_are_read_once_and_shared_by_every_case(tmp_path):
-    course = load_course(copy_course(ROOT, tmp_path / "course"))
+    course = load_course(linked_course(tmp_path / "course"))
     stage = course.stage("checkpoint")
     source = external.source_for(course, stage, ROOT / "fixtures" / "checkpoint" / "artifacts" / "model.safetensors")
     assert source._weights == {}  # the checkpoint stage's learners open the file themselves
@@ -62,7 +62,7 @@ def test_gpt2_on_a_learners_own_model_folder(tmp_path):
 
     from grader.errors import UsageError
 
-    course = load_course(copy_course(ROOT, tmp_path / "course"))
+    course = load_course(linked_course(tmp_path / "course"))
     stage = course.stage("gpt2")
     mine = tmp_path / "my-gpt2"
     mine.mkdir()

@@ -81,12 +81,16 @@ def _damage(mini, how):
     return target
 
 
-@pytest.mark.parametrize("how,match", [
-    ("missing", r"random/expected.npy: expected output of case 'random' is missing"),
-    ("truncated", r"random/expected.npy: expected output of case 'random' does not match its digest"),
+@pytest.mark.parametrize("how,match", [  # a CLI run each: a damaged file and a damaged manifest in the fast loop
+    pytest.param("missing", r"random/expected.npy: expected output of case 'random' is missing",
+                 marks=pytest.mark.slow),
+    pytest.param("truncated", r"random/expected.npy: expected output of case 'random' does not match its digest",
+                 marks=pytest.mark.slow),
     ("edited", r"random/expected.npy: expected output of case 'random' does not match its digest"),
-    ("input edited", r"small/x.npy: input 'x' of case 'small' does not match its digest"),
-    ("manifest missing", r"fixtures for stage 'double' are missing; build them with"),
+    pytest.param("input edited", r"small/x.npy: input 'x' of case 'small' does not match its digest",
+                 marks=pytest.mark.slow),
+    pytest.param("manifest missing", r"fixtures for stage 'double' are missing; build them with",
+                 marks=pytest.mark.slow),
     ("manifest damaged", r"MANIFEST.json: the manifest is damaged"),
 ])
 def test_damaged_fixtures_are_refused_by_name_and_never_graded(mini, how, match):

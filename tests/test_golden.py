@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import sysconfig
 from dataclasses import replace
@@ -26,7 +25,7 @@ from grader.judge import grade
 from grader.report import json as json_report
 from grader.report import text
 from grader.results import Report, StageResult
-from tests.conftest import CORPUS, ROOT, copy_course
+from tests.conftest import CORPUS, ROOT, copy_course, linked_course, representatives
 
 GOLDEN = ROOT / "tests" / "golden"
 LEARNERS = GOLDEN / "learners"
@@ -108,7 +107,11 @@ def mini_course(mini_template: Path, tmp_path_factory: pytest.TempPathFactory) -
     return replace(course, stages=(stage, *course.stages[1:]))
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in CORPUS.glob("*.py")))
+CORPUS_NAMES = sorted(p.stem for p in CORPUS.glob("*.py"))
+
+
+# correct_torch imports torch (seconds) and timeout waits out its timeout: both only in the full suite
+@pytest.mark.parametrize("name", representatives(CORPUS_NAMES, set(CORPUS_NAMES) - {"correct_torch", "timeout"}))
 def test_corpus_reports(mini_course: Course, name: str, update: bool) -> None:
     if name == "correct_torch":
         pytest.importorskip("torch")
@@ -124,23 +127,12 @@ def test_corpus_reports(mini_course: Course, name: str, update: bool) -> None:
 
 # --- real stages: issue 11's reports ---------------------------------------------------------------------------
 
-def _real_course(tmp: Path, stage: str, source: str) -> Course:
-    """The course's own stages and fixtures (symlinked), with a student/ of one file."""
-    (tmp / "course.yaml").write_text((ROOT / "course.yaml").read_text())
-    for sub in ("stages", "fixtures"):
-        os.symlink(ROOT / sub, tmp / sub)
-    (tmp / "student").mkdir()
-    (tmp / "student" / "__init__.py").write_text("")
-    (tmp / "student" / f"{stage}.py").write_text(source)
-    return load_course(tmp)
-
-
 @pytest.fixture(scope="module")
 def real_reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[StageResult, Course]]:
     out = {}
     for learner in sorted(LEARNERS.glob("*.py")):
         stage = learner.stem.split("_")[0]
-        course = _real_course(tmp_path_factory.mktemp(learner.stem), stage, learner.read_text())
+        course = load_course(linked_course(tmp_path_factory.mktemp(learner.stem), **{stage: learner.read_text()}))
         out[learner.stem] = (normalised(grade.grade_stage(course, course.stage(stage)), course.root), course)
     return out
 

@@ -132,6 +132,7 @@ def test_only_public_decoy_outputs_outlive_a_graded_stage(mini_template, tmp_pat
     assert kept == {"small", "random"}  # public cases only; 'secret' stayed in the stage's own process
 
 
+@pytest.mark.slow  # two graded grades; the decoy cache: test above
 def test_hidden_decoy_outputs_are_reused_from_a_folder_graded_children_cannot_see(mini_template, tmp_path):
     from grader.instructor import batch
     from grader.judge.decoys import CACHE

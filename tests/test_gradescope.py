@@ -79,6 +79,7 @@ def test_correct_submission_scores_full_marks(bundle: Path, tmp_path: Path) -> N
     assert "double: secret" in [t["name"] for t in data["tests"]]
 
 
+@pytest.mark.slow  # a second autograder run; hidden feedback: test_formats.py
 def test_files_uploaded_without_a_folder_and_hidden_feedback(bundle: Path, tmp_path: Path) -> None:
     files = {f"{k}.py": v for k, v in GOOD.items()}
     files["double.py"] = "def run_double(x):\n    print('x is', x.tolist())\n    return x * x\n"
@@ -91,6 +92,7 @@ def test_files_uploaded_without_a_folder_and_hidden_feedback(bundle: Path, tmp_p
     assert data["score"] == 3.0
 
 
+@pytest.mark.slow  # a third autograder run
 def test_unusable_submission_still_gets_results(bundle: Path, tmp_path: Path) -> None:
     data = run_autograder(autograder_root(bundle, tmp_path, {"notes.txt": "no code"}))
     assert data["score"] == 0.0 and data["tests"] == [] and "could not be graded" in data["output"]

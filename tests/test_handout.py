@@ -65,6 +65,7 @@ def test_handout_holds_no_hidden_case(built: Path, mini_template: Path) -> None:
     assert not (built / "fixtures" / "double" / "secret").exists()
 
 
+@pytest.mark.slow  # the handout graded: test_correct_solution_passes_every_public_case
 def test_stubs_grade_as_not_started(built: Path, tmp_path: Path) -> None:
     result = run_cli("--all", cwd=built)
     assert result.returncode == 1
@@ -84,6 +85,7 @@ def test_correct_solution_passes_every_public_case(built: Path, tmp_path: Path) 
     assert "3 of 3 stages pass" in result.stdout
 
 
+@pytest.mark.slow  # the handout graded: test_correct_solution_passes_every_public_case
 def test_mistakes_are_still_named_from_recordings(built: Path, tmp_path: Path) -> None:
     import shutil
 
@@ -95,6 +97,7 @@ def test_mistakes_are_still_named_from_recordings(built: Path, tmp_path: Path) -
     assert "Known mistake: plus_two" in result.stdout
 
 
+@pytest.mark.slow  # `check` on the mini course: test_cli.py
 def test_check_says_which_checks_need_the_instructors_copy(built: Path) -> None:
     result = run_cli("check", cwd=built)
     assert "need the instructor's copy" in result.stdout
@@ -113,6 +116,7 @@ def test_refuses_to_write_over_a_folder(mini_template: Path, tmp_path: Path) -> 
         handout.build_handout(load_course(mini_template), mini_template / "handout")
 
 
+@pytest.mark.slow  # three graders in subprocesses
 def test_classroom_workflow_grades_each_stage(built: Path, tmp_path: Path) -> None:
     import shutil
 

@@ -26,7 +26,7 @@ from grader.course import Course
 from grader.judge import grade
 from grader.results import StageResult, Status
 from grader.run import jail, protocol
-from tests.conftest import UNSANDBOXED, run_cli, write_student
+from tests.conftest import UNSANDBOXED, representatives, run_cli, write_student
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
 WHY_NOT = jail.unavailable()
@@ -206,7 +206,7 @@ def test_hostile_submission_is_held(mini, arena, h, unsandboxed):
         assert ("NOT jailed" in note) == unsandboxed and ("bubblewrap" in note) == (not unsandboxed), note
 
 
-@pytest.mark.parametrize("name", CONTROLS)
+@pytest.mark.parametrize("name", representatives(CONTROLS, {"reads_environ.py"}))  # the held tests are slow too
 def test_control_the_attack_works_where_nothing_stops_it(mini, arena, name):
     result = grade_hostile(mini, arena, Hostile(name, False, P))
     assert [c.status for c in result.cases] == [P] * 3, [(c.status, c.message[:200]) for c in result.cases]
@@ -241,6 +241,7 @@ def test_flooded_output_is_capped_and_said(mini, arena):
     assert all(len(c.stdout) <= protocol.OUTPUT_CAP for c in result.cases)
 
 
+@pytest.mark.slow  # the hostile corpus through the CLI
 def test_progress_file_written_by_the_learner_is_overwritten_with_the_true_verdict(mini, arena):
     """Self-paced, the learner's code can write .grader/progress.json; the grader's own record wins."""
     write_student(mini, "double", arena.source("writes_progress.py"))
@@ -251,6 +252,7 @@ def test_progress_file_written_by_the_learner_is_overwritten_with_the_true_verdi
     assert "combine" not in data["stages"]  # the learner's forged entries did not survive the grader's save
 
 
+@pytest.mark.slow  # the hostile corpus through the CLI; in-process below
 def test_imitated_pass_lines_do_not_change_the_exit_code_or_json(mini, arena):
     write_student(mini, "double", arena.source("fake_pass_lines.py"))
     proc = run_cli("--stage", "double", "--format", "json", cwd=mini.root)

@@ -53,6 +53,7 @@ def cohort(tmp_path: Path) -> Path:
     return subs
 
 
+@pytest.mark.slow  # a batch in a subprocess
 def test_submissions_as_learners_send_them_are_graded(mini_template: Path, cohort: Path, tmp_path: Path) -> None:
     result = run_cli("batch", str(cohort), "--db", str(tmp_path / "gb.sqlite"), "--jobs", "2", cwd=mini_template)
     assert result.returncode == 0, result.stderr
@@ -100,6 +101,7 @@ def test_case_variants_pick_the_declared_spelling_first() -> None:
         intake.choose([P("notes/readme.md")], DECLARED, True, "sub")
 
 
+@pytest.mark.slow  # three batches, each in a jail
 def test_one_learners_path_grades_that_learner(mini: Course, tmp_path: Path) -> None:
     """`batch SUBS/alice` regrades alice; it used to add a learner named `student`."""
     subs = tmp_path / "subs"

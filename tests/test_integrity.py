@@ -12,6 +12,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 from test_batch import GOOD, folder, make_zip, student
 
@@ -70,6 +71,7 @@ def run_double(x):
 '''
 
 
+@pytest.mark.slow  # a batch of seven and a report in subprocesses
 def test_a_renamed_copy_is_flagged_and_independent_work_is_not(mini: Course, tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     folder(subs, "alice", student({**GOOD, "double": ALICE}))
@@ -94,6 +96,7 @@ def _ut(seconds: float) -> bytes:
     return struct.pack("<HHBi", 0x5455, 5, 1, int(seconds))
 
 
+@pytest.mark.slow  # a batch of five and a report in subprocesses
 def test_lateness_from_the_files_and_the_policy(mini: Course, tmp_path: Path) -> None:
     yaml = mini.root / "course.yaml"
     yaml.write_text(yaml.read_text().replace("stages:", "late: {grace_minutes: 15, per_day: 0.25, max_days: 2}\n"

@@ -156,6 +156,7 @@ def test_gelu_passes_through_the_jail(tmp_path, quiet_tmp):
 
 
 @needs_jail
+@pytest.mark.slow  # four real stages in one jail
 def test_one_jail_serves_every_stage_of_a_submission(tmp_path):
     from tests.test_stages import CHECKPOINT, CONV1D, MLP
 
@@ -178,6 +179,7 @@ def test_one_jail_serves_every_stage_of_a_submission(tmp_path):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: jail, then fork control
 def test_the_grading_machines_files_are_out_of_reach(mini):
     (mini.root / "autograder.zip").write_bytes(b"PK\x05\x06" + bytes(18))
     (mini.root / "gradebook.sqlite").write_bytes(b"SQLite format 3\0")
@@ -191,6 +193,7 @@ def test_the_grading_machines_files_are_out_of_reach(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: jail, then fork control
 def test_the_graders_environment_and_secrets_are_absent(mini, monkeypatch):
     monkeypatch.setenv("GRADER_API_TOKEN", "s3cret-token-for-the-test")
     text = hostile("reads_environ.py")
@@ -204,6 +207,7 @@ def test_the_graders_environment_and_secrets_are_absent(mini, monkeypatch):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: jail, then fork control
 def test_the_network_is_unreachable(mini):
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -229,6 +233,7 @@ def test_the_network_is_unreachable(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus; waits on a 1 s call
 def test_the_jail_runs_as_a_fresh_unprivileged_uid(mini):
     """Every process of the jail, bubblewrap's own included, is a uid no account has: not root, not the grader."""
     write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    time.sleep(1)\n    return 2 * x\n")
@@ -257,6 +262,7 @@ def test_the_jail_runs_as_a_fresh_unprivileged_uid(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: 180 processes
 def test_setsid_processes_die_with_the_jail_and_the_next_jail_is_unharmed(mini):
     statuses, outcomes, j = in_jail(mini, hostile("forks_setsid.py"))
     assert statuses == [P, P, P], [o.message for o in outcomes]
@@ -289,6 +295,7 @@ def test_memory_is_capped_for_all_processes_together(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: fills /tmp
 def test_tmp_is_small_private_and_gone_afterwards(mini, quiet_tmp):
     statuses, outcomes, _ = in_jail(mini, hostile("fills_tmp.py"))
     assert statuses == [F, F, F], [o.output for o in outcomes]
@@ -298,6 +305,7 @@ def test_tmp_is_small_private_and_gone_afterwards(mini, quiet_tmp):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: jail, then fork control
 def test_each_case_gets_only_its_own_output(mini):
     statuses, outcomes, _ = in_jail(mini, hostile("late_output.py"))
     assert statuses == [P, P, P]
@@ -316,6 +324,7 @@ def _self_paced_stdout(course: Course, text: str) -> list[str]:
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: sends 512 MiB
 def test_a_huge_forged_frame_is_refused_as_it_arrives(mini):
     (result, rise) = peak_rss_after(lambda: in_jail(mini, hostile("forges_huge_frame.py")))
     statuses, outcomes, _ = result
@@ -331,6 +340,7 @@ BAD_HEADERS = [b'{"status": "ok", "keys": [""], "parts": [1e999]}', b'{"start": 
 
 @needs_jail
 @pytest.mark.parametrize("header", BAD_HEADERS[:3], ids=["inf-part", "inf-start", "nan"])
+@pytest.mark.slow  # a jail each; the frame reader's own test takes every header
 def test_a_forged_bad_header_is_bad_output_not_a_crash(mini, header):
     statuses, outcomes, _ = in_jail(mini, hostile("forges_bad_frame.py", HEADER=repr(header)))
     assert statuses == [B, B, B], [o.message for o in outcomes]
@@ -373,6 +383,7 @@ def test_a_forged_npy_payload_is_refused():
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus
 def test_a_lone_surrogate_comes_back_as_safe_text(mini):
     statuses, outcomes, _ = in_jail(mini, hostile("surrogate_message.py"))
     assert statuses == [Status.EXCEPTION] * 3
@@ -385,6 +396,7 @@ def test_a_lone_surrogate_comes_back_as_safe_text(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # two timeouts, two jails
 def test_a_timeout_kills_the_jail_and_the_rest_run_in_a_new_one(mini):
     text = "import time\n\n\ndef run_double(x):\n    if x.size != 128:\n        time.sleep(60)\n    return 2 * x\n"
     statuses, outcomes, j = in_jail(mini, text, Limits(timeout=0.5))
@@ -394,15 +406,18 @@ def test_a_timeout_kills_the_jail_and_the_rest_run_in_a_new_one(mini):
 
 
 @needs_jail
-@pytest.mark.parametrize("body, status, fragment", [
-    ("import os\n    os.abort()", Status.CRASHED, "SIGABRT"),
+@pytest.mark.parametrize("body, status, fragment", [  # a jail each: one kind of death in the fast loop
+    pytest.param("import os\n    os.abort()", Status.CRASHED, "SIGABRT", marks=pytest.mark.slow),
     ("import os\n    os._exit(3)", Status.EXITED, "exit code 3"),
-    ("import numpy as np\n    return np.ones(1 << 31)", Status.MEMORY, "ran out of memory"),
-    ("import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)", Status.CRASHED, "SIGKILL"),
-    ("import os, signal\n    for pid in (os.getppid(), -1, 1):\n        try:\n"
-     "            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n"
-     "    os.kill(os.getpid(), signal.SIGKILL)", Status.CRASHED, "SIGKILL"),
-    ("import time\n    while True:\n        time.sleep(0.01)", Status.TIMEOUT, "It was at student/double.py:5"),
+    pytest.param("import numpy as np\n    return np.ones(1 << 31)", Status.MEMORY, "ran out of memory",
+                 marks=pytest.mark.slow),
+    pytest.param("import os, signal\n    os.kill(os.getpid(), signal.SIGKILL)", Status.CRASHED, "SIGKILL",
+                 marks=pytest.mark.slow),
+    pytest.param("import os, signal\n    for pid in (os.getppid(), -1, 1):\n        try:\n"
+                 "            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n"
+                 "    os.kill(os.getpid(), signal.SIGKILL)", Status.CRASHED, "SIGKILL", marks=pytest.mark.slow),
+    pytest.param("import time\n    while True:\n        time.sleep(0.01)", Status.TIMEOUT,
+                 "It was at student/double.py:5", marks=pytest.mark.slow),
 ])
 def test_deaths_are_said_as_sandbox_py_says_them(mini, body, status, fragment):
     """Each way a call can end without an answer, in the words of the forked path; a timeout names the line."""
@@ -416,6 +431,7 @@ def test_deaths_are_said_as_sandbox_py_says_them(mini, body, status, fragment):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: burns CPU
 def test_a_cpu_budget_stops_a_call_that_burns_it(mini):
     text = "import threading\n\n\ndef spin():\n    while True:\n        pass\n\n\ndef run_double(x):\n" \
            "    for _ in range(3):\n        threading.Thread(target=spin, daemon=True).start()\n    spin()\n"
@@ -425,6 +441,7 @@ def test_a_cpu_budget_stops_a_call_that_burns_it(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # waits on 0.6 s calls
 def test_a_cancel_ends_the_jail_and_the_run(mini):
     write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    time.sleep(0.6)\n    return 2 * x\n")
     _, calls = calls_of(mini, "double")
@@ -526,6 +543,7 @@ def test_no_public_case_shows_what_a_hidden_case_was_given(mini):
 
 
 @pytest.mark.parametrize("setting", ["jail", "fork"])
+@pytest.mark.slow  # the hostile corpus: a timeout each
 def test_a_forged_stack_cannot_make_the_grader_read_its_files(mini, setting):
     """The stack file is written by the learner's process: a frame it forges must not name a file to read."""
     if setting == "jail" and WHY_NOT is not None:
@@ -544,6 +562,7 @@ def test_a_forged_stack_cannot_make_the_grader_read_its_files(mini, setting):
 
 
 @needs_jail
+@pytest.mark.slow  # as the hidden-inputs test above
 def test_grade_stage_with_a_jail_never_runs_public_and_hidden_cases_in_one_job(mini):
     """Called directly (not through graded_stages), a graded stage still gets two passes."""
     from grader.judge import grade

@@ -115,6 +115,7 @@ def rows(path: Path) -> dict[str, dict[str, str]]:
     return {r["submission"]: r for r in csv.DictReader(io.StringIO(path.read_text(encoding="utf-8")))}
 
 
+@pytest.mark.slow  # the hostile cohort: two batches
 def test_the_batch_finishes_every_other_learner_with_unchanged_grades(cohort):
     batch, baseline = cohort["batch"], cohort["baseline"]
     assert batch.returncode == 0 and baseline.returncode == 0, batch.stderr + baseline.stderr
@@ -127,6 +128,7 @@ def test_the_batch_finishes_every_other_learner_with_unchanged_grades(cohort):
 
 
 @pytest.mark.parametrize("name", ["reads_other", "git_show", "reads_host", "surrogate"])
+@pytest.mark.slow  # the hostile cohort: two batches
 def test_each_attack_gets_nothing_but_its_own_failure(cohort, name):
     row = rows(cohort["work"] / "grades.csv")[name]
     assert row["state"] == "graded" and row["double_points"] == "0" and row["points"] == "3", row
@@ -136,6 +138,7 @@ def test_each_attack_gets_nothing_but_its_own_failure(cohort, name):
 
 @pytest.mark.parametrize("name, attack", [("reads_other", "reads_other_submissions.py"),
                                           ("git_show", "git_show_fixtures.py")])
+@pytest.mark.slow  # the hostile cohort: two batches
 def test_control_the_attack_works_where_nothing_stops_it(course, cohort, tmp_path, name, attack):
     """Self-paced, in the course itself (a git repository, beside the cohort): the same file passes."""
     mine = load_course(copy_course(course, tmp_path / "c"))
@@ -148,11 +151,13 @@ def test_control_the_attack_works_where_nothing_stops_it(course, cohort, tmp_pat
                                          ("deep", "folders deep (the caps are 1024 and 32)"),
                                          ("clash", "'student/double.py' is both a file and a folder"),
                                          ("escname", "entry '\\x1b]0;pwned\\x07/../../x.py' points outside")])
+@pytest.mark.slow  # the hostile cohort: two batches
 def test_unusable_submissions_are_rejected_with_a_reason(cohort, name, words):
     row = rows(cohort["work"] / "grades.csv")[name]
     assert row["state"] == "rejected" and words in row["message"], row
 
 
+@pytest.mark.slow  # the hostile cohort: two batches
 def test_names_and_messages_reach_terminal_gradebook_and_csv_as_plain_text(cohort):
     batch, report = cohort["batch"], cohort["report"]
     for out in (batch.stdout, report.stdout, (cohort["work"] / "grades.csv").read_text(encoding="utf-8")):
@@ -161,6 +166,7 @@ def test_names_and_messages_reach_terminal_gradebook_and_csv_as_plain_text(cohor
     assert "escname (rejected): " in report.stdout and "\\x1b]0;pwned\\x07" in report.stdout
 
 
+@pytest.mark.slow  # the hostile corpus, jailed and in the CLI
 def test_a_lone_surrogate_and_a_non_utf8_file_name_reach_results_json(mini_template, tmp_path):
     course = load_course(mini_template)
     sub = student(tmp_path / "sub", {**GOOD, "double": (HOSTILE / "surrogate_and_escapes.py").read_text()})
@@ -185,6 +191,7 @@ def _with(template: Path, tmp_path: Path, sub: Path) -> Path:
 # --- --unsandboxed, and machines that cannot jail -------------------------------------------------------------
 
 
+@pytest.mark.slow  # batch, report and autograde in subprocesses
 def test_unsandboxed_is_said_on_every_record(course, tmp_path):
     student(tmp_path / "subs" / "good", GOOD)
     db, grades = tmp_path / "gb.sqlite", tmp_path / "g.csv"
@@ -204,6 +211,7 @@ def test_unsandboxed_is_said_on_every_record(course, tmp_path):
     assert all("NOT jailed" not in t["output"] for t in data["tests"])  # said once, at the top
 
 
+@pytest.mark.slow  # three subprocesses
 def test_a_machine_without_bubblewrap_is_refused_by_name_unless_unsandboxed(course, tmp_path):
     student(tmp_path / "subs" / "good", GOOD)
     env = {"PATH": str(tmp_path / "no-bin")}  # no bwrap on it
@@ -289,6 +297,7 @@ def test_a_killed_batch_leaves_no_worker_or_learner_process(course, tmp_path, mo
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.slow  # a jailed batch; test_cohort.py's (two workers) is in the fast loop
 def test_a_batch_leaves_no_jail_staging_or_spare_behind(mini_template, tmp_path, monkeypatch, jobs):
     """Each submission's jail, and the warm spare started for the next one, end with the batch (and its workers)."""
     from grader.instructor import batch

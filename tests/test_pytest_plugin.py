@@ -42,6 +42,7 @@ def test_public_only_and_a_clean_usage_error(mini_template: Path, tmp_path: Path
     assert bad.returncode == 4 and "no stage 'dubble'" in bad.stderr and "Did you mean 'double'" in bad.stderr
 
 
+@pytest.mark.slow  # pytest in a subprocess; this session loads the plugin without --stage too
 def test_without_stage_nothing_is_added(mini_template: Path) -> None:
     done = pytest_run(mini_template, "--co", "-q")
     assert done.returncode == 5  # no tests collected: the plugin stays out of the way

@@ -110,6 +110,7 @@ CHOICES = {"fail": "return x + 1.0", "exception": "raise ValueError('0')", "exit
 
 
 @needs_jail
+@pytest.mark.slow  # five graded grades, each in a jail
 def test_a_hidden_case_shows_the_learner_only_pass_or_fail(mini: Course) -> None:
     from grader.report import gradescope as gradescope_report
     from grader.results import Report
@@ -178,6 +179,7 @@ def _deep_folder(base: Path, depth: int = 1100) -> Path:
     return base
 
 
+@pytest.mark.slow  # a batch over a folder 4096 deep
 def test_a_deeply_nested_folder_submission_is_refused_and_the_batch_goes_on(mini: Course, tmp_path: Path) -> None:
     from grader.instructor import batch
     from grader.instructor.gradebook import Gradebook

@@ -46,6 +46,7 @@ def rows(db: Path) -> dict[str, dict[str, str]]:
     return {r["submission"]: r for r in csv.DictReader(io.StringIO(db.with_suffix(".csv").read_text()))}
 
 
+@pytest.mark.slow  # four batches and four reports in subprocesses
 def test_a_changed_course_regrades_every_row(mini: Course, subs: Path, tmp_path: Path) -> None:
     db = tmp_path / "gb.sqlite"
     out = batch(mini, subs, db)
@@ -67,6 +68,7 @@ def test_a_changed_course_regrades_every_row(mini: Course, subs: Path, tmp_path:
     assert "stale" not in run_cli("report", "--db", str(db), cwd=mini.root).stdout.lower()
 
 
+@pytest.mark.slow  # two batches, a fixture build and a report
 def test_a_fixed_hidden_case_makes_rows_stale_until_regraded(mini: Course, subs: Path, tmp_path: Path) -> None:
     db = tmp_path / "gb.sqlite"
     batch(mini, subs, db)
@@ -79,6 +81,7 @@ def test_a_fixed_hidden_case_makes_rows_stale_until_regraded(mini: Course, subs:
     assert "3 of them were regraded" in batch(mini, subs, db)
 
 
+@pytest.mark.slow  # two batches and four reports
 def test_a_stage_batch_then_a_full_batch_leaves_full_rows(mini: Course, subs: Path, tmp_path: Path) -> None:
     db = tmp_path / "gb.sqlite"
     batch(mini, subs, db, "--stage", "double")
@@ -87,6 +90,7 @@ def test_a_stage_batch_then_a_full_batch_leaves_full_rows(mini: Course, subs: Pa
     assert {r["stages"] for r in rows(db).values() if r["state"] == "graded"} == {"3"}  # all three stages now
 
 
+@pytest.mark.slow  # four batches
 def test_only_and_force_choose_whom_to_regrade(mini: Course, subs: Path, tmp_path: Path) -> None:
     db = tmp_path / "gb.sqlite"
     batch(mini, subs, db)
@@ -98,6 +102,7 @@ def test_only_and_force_choose_whom_to_regrade(mini: Course, subs: Path, tmp_pat
     assert "did you mean 'bob'" in wrong.stderr
 
 
+@pytest.mark.slow  # a batch of five
 def test_no_machine_path_in_what_the_gradebook_keeps(mini: Course, subs: Path, tmp_path: Path) -> None:
     folder(subs, "dave", student({**GOOD, "double": "def run_double(x):\n    open('/nonexistent/x')\n"}))
     folder(subs, "erin", student({**GOOD, "double": "def run_double(x):\n    print(__file__)\n    return 2 * x\n"}))
@@ -114,6 +119,7 @@ def test_no_machine_path_in_what_the_gradebook_keeps(mini: Course, subs: Path, t
         assert machine not in text, machine
 
 
+@pytest.mark.slow  # a batch; test_cohort.py's batch is in the fast loop
 def test_a_first_schema_gradebook_is_upgraded_and_regraded(mini: Course, subs: Path, tmp_path: Path) -> None:
     db = tmp_path / "gb.sqlite"
     with sqlite3.connect(db) as con:  # what a batch of the first schema left

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,6 +88,7 @@ def _every_format(report: Report) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow  # fuzzing: 150 examples; the tests below are its fixed cases
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(reports())
 def test_no_format_shows_what_a_hidden_case_holds(report: Report) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,7 @@ indices = st.lists(st.integers(0, 4096), min_size=1, max_size=3).map(lambda ix: 
 words = st.one_of(numbers, indices, st.sampled_from(["expected", "got", "worst", "at", "(error", "allowed", "·"]))
 
 
+@pytest.mark.slow  # fuzzing: 300 examples; the fixed cases below wrap too
 @settings(max_examples=300, deadline=None)
 @given(st.lists(words, min_size=1, max_size=40), st.integers(40, 160), st.integers(0, 12))
 def test_wrapping_never_splits_a_number_or_an_index(tokens: list[str], width: int, indent: int) -> None:
@@ -71,6 +73,7 @@ def test_colour_codes_take_no_room() -> None:
 statuses = st.sampled_from([Status.PASS, Status.FAIL, Status.EXCEPTION, Status.TIMEOUT, Status.SKIPPED])
 
 
+@pytest.mark.slow  # fuzzing: 150 examples; the fixed cases below fit screens too
 @settings(max_examples=150, deadline=None)
 @given(st.lists(statuses, min_size=1, max_size=30), st.integers(40, 200), st.integers(9, 60), st.booleans())
 def test_the_report_never_takes_more_rows_than_the_screen(kinds: list[Status], width: int, height: int,

@@ -66,6 +66,7 @@ def cnn(cnn_template: Path, tmp_path: Path) -> Course:
     return load_course(copy_course(cnn_template, tmp_path / "cnncourse-copy"))
 
 
+@pytest.mark.slow  # `check` on the mini course: test_cli.py
 def test_check_passes_references_decoys_and_stubs(cnn_template: Path, tmp_path: Path) -> None:
     proc = run_cli("--root", str(cnn_template), "check", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -80,6 +81,7 @@ def test_check_passes_references_decoys_and_stubs(cnn_template: Path, tmp_path: 
     assert proc.stdout.rstrip().endswith("check passed")
 
 
+@pytest.mark.slow  # two runs; the overview and stubs on the mini course: test_cli.py
 def test_overview_and_stubs_are_not_started(cnn: Course) -> None:
     overview = run_cli("--root", str(cnn.root), cwd=cnn.root.parent)
     assert overview.returncode == 0, overview.stderr
@@ -101,6 +103,7 @@ def test_correct_files_pass_every_case(cnn: Course) -> None:
     assert "PASS  maxpool: all 4 cases pass · 4/4 points" in proc.stdout
 
 
+@pytest.mark.slow  # through the CLI; every mistake is named in-process below
 def test_a_mistake_is_named_with_its_hint(cnn: Course) -> None:
     write_student(cnn, "conv2d", MISTAKES["conv2d", "flipped_kernel"])
     proc = run_cli("--stage", "conv2d", cwd=cnn.root)
@@ -117,6 +120,7 @@ def test_every_mistake_a_learner_makes_is_named(cnn: Course, stage_id: str, mist
     assert {c.diagnosis for c in failing} == {mistake}, [(c.case, c.diagnosis) for c in failing]
 
 
+@pytest.mark.slow  # two runs; `show` on the mini course: test_cli.py
 def test_show_and_hint(cnn: Course) -> None:
     show = run_cli("show", "conv2d", cwd=cnn.root)
     assert show.returncode == 0, show.stderr
@@ -127,6 +131,7 @@ def test_show_and_hint(cnn: Course) -> None:
     assert "Hint 1 of 2 for maxpool: Crop x" in hints[0] and "Hint 2 of 2 for maxpool: The maximum" in hints[1]
 
 
+@pytest.mark.slow  # a handout made and graded twice; test_handout.py makes one in the fast loop
 def test_handout(cnn_template: Path, tmp_path: Path) -> None:
     out = tmp_path / "learners"
     made = run_cli("--root", str(cnn_template), "handout", str(out), cwd=tmp_path)

@@ -21,6 +21,7 @@ from grader.course import Course, load_course
 from grader.errors import UsageError
 from grader.judge import external, grade
 from grader.results import StageResult
+from tests.conftest import linked_course
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "fixtures" / "checkpoint" / "artifacts"
@@ -260,17 +261,6 @@ def test_checkpoint_flag_refuses_other_stages(course: Course) -> None:
             external.source_for(course, course.stage(stage_id), ARTIFACTS / "model.safetensors")
 
 
-def _course_copy(tmp_path: Path, **files: str) -> Path:
-    """A course folder that shares this one's stages and fixtures (symlinks) and has its own student/."""
-    dest = tmp_path / "course"
-    dest.mkdir()
-    (dest / "course.yaml").write_text((ROOT / "course.yaml").read_text())
-    for sub in ("stages", "fixtures"):
-        os.symlink(ROOT / sub, dest / sub)
-    learner(dest, **files)
-    return dest
-
-
 def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "grader", "--root", str(root), *args], capture_output=True,
@@ -279,7 +269,7 @@ def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_cli_checkpoint_grades_against_the_named_file(tmp_path: Path) -> None:
-    root = _course_copy(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
+    root = linked_course(tmp_path / "course", gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
     path = write_gpt2(tmp_path / "real" / "model.safetensors", n_embd=128, n_layer=4)
     done = _cli(root, "--stage", "checkpoint", "--checkpoint", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -288,8 +278,9 @@ def test_cli_checkpoint_grades_against_the_named_file(tmp_path: Path) -> None:
     assert str(path) in json.dumps(json.loads(as_json.stdout))
 
 
+@pytest.mark.slow  # two CLI runs; bad checkpoint files are refused in-process above
 def test_cli_checkpoint_bad_file_is_a_usage_error(tmp_path: Path) -> None:
-    root = _course_copy(tmp_path, gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
+    root = linked_course(tmp_path / "course", gelu=GELU, conv1d=CONV1D, mlp=MLP, checkpoint=CHECKPOINT)
     bad = tmp_path / "weights.bin"
     bad.write_bytes(b"PK\x03\x04 not weights")
     done = _cli(root, "--stage", "checkpoint", "--checkpoint", str(bad))
@@ -303,7 +294,7 @@ def test_cli_checkpoint_bad_file_is_a_usage_error(tmp_path: Path) -> None:
 def test_wrong_student_reports_name_the_mistake(tmp_path: Path) -> None:
     """The text report a learner reads names the mistake and its fix."""
     transposed = "def run_conv1d(x, weight, bias):\n    return x @ weight.T + bias\n"
-    root = _course_copy(tmp_path, conv1d=transposed)
+    root = linked_course(tmp_path / "course", conv1d=transposed)
     done = _cli(root, "--stage", "conv1d")
     assert done.returncode == 1
     assert "Known mistake: transposed_weight" in done.stdout and "x @ weight + bias" in done.stdout

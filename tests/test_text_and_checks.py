@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from grader import fixtures
-from grader.course import load_course
 from grader.judge import grade
 from grader.results import Status
+from tests.conftest import course_from_files
 
 FILES = {
     "course.yaml": "format_version: 1\ntitle: Words\nstages: [words, pick]\n",
@@ -75,27 +72,12 @@ for _name in ("words", "pick"):
     FILES[f"stages/{_name}/instructions.md"] = f"{_name}\n"
 
 
-def _course(tmp_path: Path, student: dict[str, str]):
-    root = tmp_path / "course"
-    for name, text in FILES.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    (root / "student").mkdir()
-    (root / "student" / "__init__.py").write_text("")
-    for name, text in student.items():
-        (root / "student" / f"{name}.py").write_text(text)
-    course = load_course(root)
-    for stage in course.stages:
-        fixtures.build(course, stage)
-    return course
-
-
 WORDS = FILES["stages/words/reference.py"].replace("def encode", "def run_encode")
 WORDS = WORDS.replace("def decode", "def run_decode")
 
 
 def test_text_outputs_and_json_inputs(tmp_path):
-    course = _course(tmp_path, {"words": WORDS})
+    course = course_from_files(tmp_path / "course", FILES, {"words": WORDS})
     assert grade.grade_stage(course, course.stage("words")).passed
     (course.root / "student" / "words.py").write_text(WORDS.replace('" ".join', '"-".join'))
     result = grade.grade_stage(course, course.stage("words"))
@@ -113,7 +95,7 @@ def test_text_outputs_and_json_inputs(tmp_path):
 def test_a_stage_check_accepts_any_right_answer_and_says_why_not(tmp_path):
     other = ("import numpy as np\n\n\ndef run_pick(scores):\n"
              "    return scores.shape[-1] - 1 - np.argmax(scores[:, ::-1], -1)\n")
-    course = _course(tmp_path, {"pick": other})
+    course = course_from_files(tmp_path / "course", FILES, {"pick": other})
     result = grade.grade_stage(course, course.stage("pick"))
     assert result.passed and any("acceptable answer" in n for c in result.cases for n in c.notes)
     (course.root / "student" / "pick.py").write_text("import numpy as np\n\n\ndef run_pick(scores):\n"

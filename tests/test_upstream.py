@@ -47,6 +47,7 @@ def _own(mini: Course) -> Course:
     return load_course(mini.root)
 
 
+@pytest.mark.slow  # three stages graded in a jail; upstream.py runs in test_cohort.py's batch
 def test_reference_policy_credits_a_stage_whose_only_fault_is_upstream(mini: Course, subs: Path) -> None:
     entry = _grade(mini, subs, "upstream")
     assert entry.report is not None
@@ -64,6 +65,7 @@ def test_reference_policy_credits_a_stage_whose_only_fault_is_upstream(mini: Cou
     assert "reference" not in text.verdict(good.report.stages[1])
 
 
+@pytest.mark.slow  # the reference policy's test is in the fast loop
 def test_own_policy_says_the_stage_fails_only_because_of_an_earlier_one(mini: Course, subs: Path) -> None:
     entry = _grade(_own(mini), subs, "upstream")
     assert entry.report is not None
@@ -74,6 +76,7 @@ def test_own_policy_says_the_stage_fails_only_because_of_an_earlier_one(mini: Co
     assert any("with the reference double in place of yours it passes" in n for n in combine.notes)
 
 
+@pytest.mark.slow  # waits out a 3 s timeout
 def test_a_loop_costs_one_timeout_and_only_its_own_stage(mini: Course, subs: Path) -> None:
     started = time.monotonic()
     entry = _grade(mini, subs, "loop")
@@ -87,6 +90,7 @@ def test_a_loop_costs_one_timeout_and_only_its_own_stage(mini: Course, subs: Pat
     assert took < 3 + 2.5, f"one 3 s timeout, not one per case ({took:.1f} s)"
 
 
+@pytest.mark.slow  # waits out a 3 s timeout
 def test_own_policy_does_not_wait_again_for_a_stage_that_imports_the_loop(mini: Course, subs: Path) -> None:
     started = time.monotonic()
     entry = _grade(_own(mini), subs, "loop")
@@ -98,6 +102,7 @@ def test_own_policy_does_not_wait_again_for_a_stage_that_imports_the_loop(mini: 
     assert entry.report.stages[2].passed
 
 
+@pytest.mark.slow  # waits out a 1 s budget
 def test_the_budget_is_per_stage(mini: Course, subs: Path) -> None:
     """A budget shorter than the timeout: double's cases are not run, and the other stages still are."""
     entry = _grade(mini, subs, "loop", budget=1.0)

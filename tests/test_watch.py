@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from grader.learner import filewatch
+from tests.conftest import representatives
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -184,7 +185,7 @@ def add_second_stage(course: Path) -> None:
 # --- one test per key ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", ["q", "\x03"], ids=["q", "ctrl-c"])
+@pytest.mark.parametrize("key", representatives(["q", "\x03"], {"q"}, {"q": "q", "\x03": "ctrl-c"}.__getitem__))
 def test_q_and_ctrl_c_exit_cleanly(watch: Callable[..., Screen], key: str):
     screen = watch("--stage", "gelu")
     screen.send(key)
@@ -192,12 +193,14 @@ def test_q_and_ctrl_c_exit_cleanly(watch: Callable[..., Screen], key: str):
     assert "Traceback" not in screen.text and "KeyboardInterrupt" not in screen.text
 
 
+@pytest.mark.slow  # a watcher on a pty per key; test_watch_session.py runs the keys in-process
 def test_r_grades_again(watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     screen.send("r")
     screen.wait(lambda: 2 in screen.grades(), "no second grade")
 
 
+@pytest.mark.slow  # a watcher on a pty per key; test_watch_session.py runs the keys in-process
 def test_h_shows_the_next_hint(watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     screen.send("h")
@@ -206,6 +209,7 @@ def test_h_shows_the_next_hint(watch: Callable[..., Screen]):
     screen.wait(lambda: "Hint 2 of 3 for gelu:" in screen.text, "no second hint")
 
 
+@pytest.mark.slow  # a watcher on a pty per key; test_watch_session.py runs the keys in-process
 def test_n_moves_on_after_a_pass(course: Path, watch: Callable[..., Screen]):
     add_second_stage(course)
     screen = watch()
@@ -219,6 +223,7 @@ def test_n_moves_on_after_a_pass(course: Path, watch: Callable[..., Screen]):
     assert "gelu passes (1 of 2 stages). Now on gelu_b" in moved and "watching gelu_b " in moved
 
 
+@pytest.mark.slow  # a watcher on a pty per key; test_watch_session.py runs the keys in-process
 def test_p_goes_back_a_stage(course: Path, watch: Callable[..., Screen]):
     add_second_stage(course)
     screen = watch("--stage", "gelu_b")
@@ -228,6 +233,7 @@ def test_p_goes_back_a_stage(course: Path, watch: Callable[..., Screen]):
     assert "Back on gelu" in back and "watching gelu " in back
 
 
+@pytest.mark.slow  # a watcher on a pty per key; test_watch_session.py runs the keys in-process
 def test_s_shows_the_instructions(watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     n = len(screen.screens())
@@ -239,6 +245,7 @@ def test_s_shows_the_instructions(watch: Callable[..., Screen]):
     screen.wait_screen(r"TODO  gelu", after=n)
 
 
+@pytest.mark.slow  # a watcher on a pty per key; test_watch_session.py runs the keys in-process
 def test_question_mark_lists_the_keys(watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     n = len(screen.screens())
@@ -268,6 +275,7 @@ def test_a_failing_save_shows_a_failure_then_a_correct_save_passes(course: Path,
     assert "Traceback" not in screen.text
 
 
+@pytest.mark.slow  # a watcher on a pty per way of saving
 def test_an_atomic_save_and_a_deleted_then_recreated_file_are_seen(course: Path, watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     save(course / "student" / "gelu.py", GOOD, atomic=True)
@@ -281,6 +289,7 @@ def test_an_atomic_save_and_a_deleted_then_recreated_file_are_seen(course: Path,
     screen.wait_screen(r"FAIL  gelu", after=n)
 
 
+@pytest.mark.slow  # a watcher on a pty per way of saving
 def test_ten_rapid_saves_end_in_one_verdict_for_the_last_content(course: Path, watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     n = len(screen.screens())
@@ -295,6 +304,7 @@ def test_ten_rapid_saves_end_in_one_verdict_for_the_last_content(course: Path, w
     assert verdicts == ["PASS", "PASS"] and max(screen.grades()) == graded + 1  # the burst's one, then the later
 
 
+@pytest.mark.slow  # waits out a 1 s timeout on a pty
 def test_an_endless_loop_times_out_and_the_next_correct_save_passes(course: Path, watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
     n = len(screen.screens())
@@ -306,6 +316,7 @@ def test_an_endless_loop_times_out_and_the_next_correct_save_passes(course: Path
     screen.wait_screen(r"PASS  gelu", after=n)
 
 
+@pytest.mark.slow  # an endless loop on a pty
 def test_a_save_during_an_endless_loop_ends_it_and_grades_the_new_file(course: Path,
                                                                        watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu")
@@ -318,6 +329,7 @@ def test_a_save_during_an_endless_loop_ends_it_and_grades_the_new_file(course: P
     assert not [s for s in screen.screens()[n:] if "timeout" in s]
 
 
+@pytest.mark.slow  # a watcher on a pty per way of saving
 def test_a_helper_module_edit_takes_effect_on_the_next_save(course: Path, watch: Callable[..., Screen]):
     helper = course / "student" / "helpers.py"
     helper.write_text("HALF = 0.5\n")
@@ -330,6 +342,7 @@ def test_a_helper_module_edit_takes_effect_on_the_next_save(course: Path, watch:
     screen.wait_screen(r"FAIL  gelu", after=n)
 
 
+@pytest.mark.slow  # a watcher on a pty per way of saving
 def test_polling_sees_two_same_size_saves_within_one_second(course: Path, watch: Callable[..., Screen]):
     screen = watch("--stage", "gelu", "--poll")
     assert "(polling)" in screen.screens()[0]
@@ -344,6 +357,7 @@ def test_polling_sees_two_same_size_saves_within_one_second(course: Path, watch:
     screen.wait_screen(r"PASS  gelu", after=n)
 
 
+@pytest.mark.slow  # a watcher on a pty; the pause is in-process too
 def test_following_the_course_with_a_pause_moves_on_by_itself(course: Path, watch: Callable[..., Screen]):
     add_second_stage(course)
     screen = watch("--next-after", "0")
@@ -358,6 +372,7 @@ def test_following_the_course_with_a_pause_moves_on_by_itself(course: Path, watc
     assert "All 2 stages pass. Well done." in done and "2 of 2 stages pass" in done
 
 
+@pytest.mark.slow  # a watcher in a subprocess; json mode is in test_watch_session.py
 def test_json_lines_without_a_terminal(course: Path):
     proc = subprocess.Popen([sys.executable, "-m", "grader", "--root", str(course), "--stage", "gelu", "--watch",
                              "--format", "json"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
