@@ -2,9 +2,9 @@
 
 The grader compares each call's outputs while the child computes the next one. OpenBLAS's threads wait for each
 other at every matrix product, so with as many BLAS threads as cores plus the grader's own work, one descheduled
-thread stalls the rest: on two cores a conv1d save measured 90-220 ms of calls with two threads and 18-22 ms with
-one (bench/watch.py). Set before numpy is first imported (the libraries read it then), and never over a value the
-user set themselves.
+thread stalls the rest: on two cores, a save of a stage of linear layers spent 90-220 ms in its calls with two
+threads and 18-22 ms with one (bench/watch.py). Set before numpy is first imported (the libraries read it then),
+and never over a value the user set themselves.
 """
 
 from __future__ import annotations
