@@ -35,7 +35,7 @@ def copy_course(src: Path, dest: Path, stages: list[str] | None = None) -> Path:
     """Copy a course (course.yaml, stages, fixtures, student) into dest."""
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy(src / "course.yaml", dest / "course.yaml")
-    for sub in ("stages", "fixtures", "student"):
+    for sub in ("stages", "common", "fixtures", "student"):
         if (src / sub).exists():
             shutil.copytree(src / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
