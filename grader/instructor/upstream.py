@@ -30,7 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from grader.course import Course, Stage, layout, stagecode
 from grader.instructor import handout
@@ -41,7 +41,14 @@ from grader.results import UNJAILED, Report, StageResult, Status, Upstream
 from grader.run.jail import Jail
 
 REFERENCES = ".grader-references-"  # a stage's copy of student/ with the references in (under the submission root)
-COMMON_COPY = "_course_common"  # student/_course_common/: there, the common/ modules of the references written in
+COMMON_COPY = "_course_common_"  # student/_course_common_<name>.py: common/<name>.py, for a reference written in
+# Put before a reference's first statement: `common.<name>` is then the copy beside it (dependencies first).
+COMMON_ALIASES = """import importlib as _importlib, sys as _sys, types as _types
+
+_sys.modules.setdefault("{common}", _types.ModuleType("{common}")).__path__ = []
+for _name in {names}:
+    _sys.modules.setdefault(f"{common}.{{_name}}", _importlib.import_module(f"{prefix}{{_name}}"))
+"""
 
 
 @dataclass
@@ -159,23 +166,37 @@ def reference_files(course: Course, stage: Stage) -> dict[str, str]:
     """A stage's reference as the learner's files: path under a submission's root -> text.
 
     student/<file>.py is reference.py with the learner's function names bound to the reference's. A jail sees
-    nothing of the course but student/, so the common/ modules the reference imports are written to
-    student/_course_common/, and a line before the reference's first statement makes `common` name that folder.
+    nothing of the course but student/ (and a submission's intake takes only .py files beside the stage files), so
+    each common/<name>.py the reference imports is written beside it as student/_course_common_<name>.py, and lines
+    before the reference's first statement make `common.<name>` that copy.
     """
     path = stage.dir / "reference.py"
     source = path.read_text(encoding="utf-8")
-    shared = stagecode.common_sources(course.root, [path])
-    files = {}
+    shared = _dependencies_first(stagecode.common_sources(course.root, [path]))
+    top = stage.module.split(".")[0]  # the learner's package: student
     if shared:
-        package = f"{stage.module.split('.')[0]}.{COMMON_COPY}"
-        source = _before_first_statement(source, "import importlib as _importlib, sys as _sys\n\n"
-                                         f"_sys.modules['{layout.COMMON}'] = _importlib.import_module('{package}')\n")
-        folder = PurePosixPath(package.replace(".", "/"))
-        files = {str(folder / "__init__.py"): "", **{str(folder / p.name): p.read_text(encoding="utf-8")
-                                                      for p in shared}}
+        source = _before_first_statement(source, COMMON_ALIASES.format(
+            common=layout.COMMON, names=tuple(p.stem for p in shared), prefix=f"{top}.{COMMON_COPY}"))
     names = [f"{f.name} = {f.reference}\n" for f in stage.functions if f.name != f.reference]
     learner = source + ("\n\n# the learner's names for the reference's functions\n" if names else "") + "".join(names)
-    return {stage.student_file: learner, **files}
+    return {stage.student_file: learner,
+            **{f"{top}/{COMMON_COPY}{p.name}": p.read_text(encoding="utf-8") for p in shared}}
+
+
+def _dependencies_first(modules: list[Path]) -> list[Path]:
+    """Common modules ordered so that each comes after the common modules it imports."""
+    by_name, done, seen = {p.stem: p for p in modules}, [], set()
+
+    def visit(name: str) -> None:
+        if name not in seen:
+            seen.add(name)
+            for used in stagecode.common_imports(by_name[name]):
+                visit(used)
+            done.append(by_name[name])
+
+    for name in sorted(by_name):
+        visit(name)
+    return done
 
 
 def _before_first_statement(source: str, text: str) -> str:
