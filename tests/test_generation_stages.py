@@ -1,17 +1,15 @@
 """The generate, kvcache and tokenizer stages (issue 13), tested directly: their stage.yaml cases, references, decoys,
 greedy check and builds, against transformers and tokenizers where an outside implementation exists.
 
-These stages are not in course.yaml yet (their stage.yaml files use grader features being added: `check:`, a
-`json:` input, `returns: text`, `returns: tuple`), so nothing here goes through the grader's loader. Instead each
-case's inputs are made here as the grader will make them (`case_inputs`): `values`, `value`, `generate` (the stage's
-inputs.py, RandomState(seed)), `weights` (the grader's own read_weights) and `json` (the parsed artifact), floating
-arrays promoted to float64 as fixture builds do.
+The stages' Python is imported as the grader imports it (grader.course.stagecode: their common/ modules with it),
+but their cases do not go through the grader's case loader: each case's inputs are made here as the grader makes
+them (`case_inputs`): `values`, `value`, `generate` (the stage's inputs.py, RandomState(seed)), `weights` (the
+grader's own read_weights) and `json` (the parsed artifact), floating arrays promoted to float64 as fixture builds do.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import inspect
 import json
 from pathlib import Path
@@ -22,6 +20,7 @@ import numpy as np
 import pytest
 import yaml
 
+from grader.course import load_course, stagecode
 from grader.fixtures.inputs import read_weights
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,12 +34,7 @@ ATTENTION_TOL = (1e-4, 1e-4)
 
 @functools.cache
 def load_module(stage: str, filename: str) -> ModuleType:
-    path = STAGES / stage / filename
-    spec = importlib.util.spec_from_file_location(f"_test_{stage}_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return stagecode.load(load_course(ROOT).stage(stage), filename)
 
 
 def stage_yaml(stage: str) -> dict[str, Any]:
@@ -465,7 +459,13 @@ def test_reference_cache_does_constant_work_per_new_token(kv_gen_inputs: dict[st
     """After the prompt, every linear layer of every step sees one row: the work does not grow with the prefix."""
     rows: list[int] = []
     linear = kv_ref.linear
-    monkeypatch.setattr(kv_ref, "linear", lambda x, w, b: rows.append(x.shape[-2]) or linear(x, w, b))
+
+    def counted(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+        rows.append(x.shape[-2])
+        return linear(x, w, b)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(kv_ref, "linear", counted)  # the attention's c_attn and c_proj
+    monkeypatch.setitem(kv_ref.ffn.__globals__, "linear", counted)  # the MLP's c_fc and c_proj (common/gpt2.py)
     inputs = kv_gen_inputs["generate_ends_at_n_positions"]
     kv_ref.generate_cached(**inputs)
     n_prompt, n_new = len(inputs["token_ids"]), inputs["n_new"]
@@ -608,7 +608,7 @@ def test_references_generate_what_transformers_generates(hf: Any, artifacts: dic
         with torch.no_grad():  # and the logits themselves, at every position of the greedy path
             hf_logits = m64(torch.from_numpy(seq)[None]).logits[0].numpy()
         assert np.abs(hf_logits - gen_ref.gpt2(seq, inputs["params"], 4)).max() < 1e-9
-        assert np.abs(hf_logits - kv_ref.gpt2(seq, inputs["params"], 4)).max() < 1e-9
+        assert np.abs(hf_logits - kv_ref.gpt2_cached(seq, inputs["params"], 4, None)[0]).max() < 1e-9  # no cache
 
 
 def _random_gpt2(transformers: Any, torch: Any, tmp: Path) -> Path:

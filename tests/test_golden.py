@@ -127,7 +127,7 @@ def test_corpus_reports(mini_course: Course, name: str, update: bool) -> None:
 def _real_course(tmp: Path, stage: str, source: str) -> Course:
     """The course's own stages and fixtures (symlinked), with a student/ of one file."""
     (tmp / "course.yaml").write_text((ROOT / "course.yaml").read_text())
-    for sub in ("stages", "fixtures"):
+    for sub in ("stages", "common", "fixtures"):
         os.symlink(ROOT / sub, tmp / sub)
     (tmp / "student").mkdir()
     (tmp / "student" / "__init__.py").write_text("")

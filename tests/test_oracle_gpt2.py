@@ -14,7 +14,6 @@ pins that, so an oracle that forgets the mask fails loudly instead of agreeing w
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from pathlib import Path
 from types import ModuleType
@@ -45,11 +44,8 @@ def course() -> Course:
 
 
 def _module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_oracle_{path.parent.name}_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """stages/<id>/<file>.py, imported as the grader imports it (its common/ modules with it)."""
+    return stagecode.load(load_course(ROOT).stage(path.parent.name), path.name)
 
 
 @pytest.fixture(scope="module")

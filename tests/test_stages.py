@@ -261,11 +261,11 @@ def test_checkpoint_flag_refuses_other_stages(course: Course) -> None:
 
 
 def _course_copy(tmp_path: Path, **files: str) -> Path:
-    """A course folder that shares this one's stages and fixtures (symlinks) and has its own student/."""
+    """A course folder that shares this one's stages, common/ and fixtures (symlinks) and has its own student/."""
     dest = tmp_path / "course"
     dest.mkdir()
     (dest / "course.yaml").write_text((ROOT / "course.yaml").read_text())
-    for sub in ("stages", "fixtures"):
+    for sub in ("stages", "common", "fixtures"):
         os.symlink(ROOT / sub, dest / sub)
     learner(dest, **files)
     return dest
