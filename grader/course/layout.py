@@ -3,7 +3,7 @@
 ```
 <root>/course.yaml                the course
 <root>/stages/<id>/               a stage's YAML, markdown and Python
-<root>/common/<name>.py           course code several stages' files import (`from common.gpt2 import gelu`)
+<root>/common/<name>.py           course code several stages' files import (`from common.<name> import f`)
 <root>/student/<file>.py          the learner's code
 <root>/fixtures/<id>/             inputs, expected outputs, MANIFEST.json, artifacts/
 <root>/.grader/                   the grader's own state: progress, backups, caches (git-ignored)

@@ -2,7 +2,7 @@
 
 Course code is data that happens to be Python: it lives in stages/<id>/, never on sys.path, and is imported
 under a private name so two stages may both have a reference.py. Code several stages share lives in the course's
-common/ folder and is imported by name (`from common.gpt2 import layer_norm`): while a stage file runs, and only
+common/ folder and is imported by name (`from common.<name> import f`): while a stage file runs, and only
 then, `common` is that course's folder, so two courses in one process each see their own. Which common modules a
 file uses is read from its imports (`sources`): they are part of its version, of the fixtures' code digest, and of
 what a derived copy of the course ships (course/derived.py).
@@ -60,7 +60,6 @@ def load(stage: Stage, filename: str) -> ModuleType:
     return module
 
 
-
 @contextlib.contextmanager
 def _common(root: Path) -> Iterator[None]:
     """`common` is this course's common/ folder while a stage file runs; whatever held the name before, after."""
@@ -102,7 +101,7 @@ def common_sources(root: Path, files: Iterable[Path]) -> list[Path]:
 
 
 def common_imports(path: Path) -> tuple[str, ...]:
-    """The names of the common modules a Python file imports (`from common.gpt2 import f`, `import common.gpt2`)."""
+    """The names of the common modules a Python file imports (`from common.<name> import f`, `import common.<name>`)."""
     try:
         source = path.read_bytes()
     except OSError:
@@ -129,7 +128,7 @@ def _scan(source: bytes, filename: str) -> tuple[str, ...]:
             raise CourseError(f"{where}: import {COMMON} modules at the top of the file, not inside a function or "
                               f"a block: `{COMMON}` is this course's folder only while the file is loaded")
         if "*" in names:
-            raise CourseError(f"{where}: name the {COMMON} modules it imports (`from {COMMON}.gpt2 import f`), "
+            raise CourseError(f"{where}: name the {COMMON} modules it imports (`from {COMMON}.<name> import f`), "
                               "not `*`")
         found += names
     return tuple(dict.fromkeys(found))
@@ -141,7 +140,7 @@ def _imported(node: ast.AST) -> list[str]:
         return [a.name.split(".")[1] for a in node.names if a.name.startswith(COMMON + ".")]
     if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
         if node.module == COMMON:
-            return [a.name for a in node.names]  # from common import gpt2
+            return [a.name for a in node.names]  # from common import <name>
         if node.module.startswith(COMMON + "."):
             return [node.module.split(".")[1]]
     return []

@@ -110,7 +110,7 @@ def _common(w: Where, m: Any, root: Path, derived: bool) -> tuple[str, ...]:
     for i, name in enumerate(public):
         line = public.item_lines[i]
         if not (isinstance(name, str) and MODULE.match(name)):
-            raise w.fail(line, f"common.public lists module names (gpt2 for common/gpt2.py), got {describe(name)}")
+            raise w.fail(line, f"common.public lists module names (name for common/<name>.py), got {describe(name)}")
         # a derived copy (handout, autograder) holds only the modules its files import
         if not derived and not (layout.common_dir(root) / f"{name}.py").is_file():
             raise w.fail(line, f"common.public lists '{name}', but there is no {layout.common_dir(root) / name}.py")
