@@ -28,21 +28,19 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # 
     os.environ.setdefault(_name, "1")  # for both runs: the comparison is of the batch's own parallelism
 
 from grader.course import Course, Stage, load_course  # noqa: E402
-from grader.instructor import batch, cohort  # noqa: E402
+from grader.instructor import batch, cohort, upstream  # noqa: E402
 from grader.instructor.gradebook import Gradebook  # noqa: E402
 
 
-def stage_source(stage: Stage, decoy: str | None = None) -> str:
-    """A learner file: the reference's code, wrappers with the stub's names, and optionally one decoy."""
-    parts = [(stage.dir / "reference.py").read_text()]
-    if decoy is not None:
-        parts.append((stage.dir / "decoys.py").read_text())
+def stage_files(course: Course, stage: Stage, decoy: str | None = None) -> dict[str, str]:
+    """A learner's files for the stage: the reference's code under the stub's names (with the common/ modules it
+    imports, as graded runs write references in: upstream.reference_files), and optionally one decoy."""
+    files = upstream.reference_files(course, stage)
     wrong = next((d for d in stage.decoys if d.id == decoy), None)
-    for f in stage.functions:
-        args = ", ".join(f.params)
-        target = wrong.function if wrong is not None and wrong.target == f.name else f.reference
-        parts.append(f"\n\ndef {f.name}({args}):\n    return {target}({args})\n")
-    return "\n".join(parts)
+    if wrong is not None:
+        files[stage.student_file] += ("\n\n" + (stage.dir / "decoys.py").read_text()
+                                      + f"\n\n{wrong.target} = {wrong.function}\n")
+    return files
 
 
 def generate(course: Course, dest: Path, n: int, seed: int = 0, attacks: bool = True) -> dict[str, int]:
@@ -52,11 +50,11 @@ def generate(course: Course, dest: Path, n: int, seed: int = 0, attacks: bool = 
         r = rng.random()
         kind = "correct" if r < 0.60 else "wrong" if r < 0.85 else "broken"
         kinds[kind] += 1
-        files = {s.student_file: stage_source(s) for s in course.stages}
+        files = {rel: text for s in course.stages for rel, text in stage_files(course, s).items()}
         candidates = [s for s in course.stages if s.decoys]
         if kind == "wrong" and candidates:
             stage = rng.choice(candidates)
-            files[stage.student_file] = stage_source(stage, rng.choice(stage.decoys).id)
+            files.update(stage_files(course, stage, rng.choice(stage.decoys).id))
         elif kind == "broken":
             stage = rng.choice(course.stages)
             how = rng.choice(("syntax", "exception", "missing"))
@@ -80,7 +78,7 @@ def hostile(course: Course, dest: Path) -> int:
     """Five submissions that attack the batch's time, disk and memory; returns how many."""
     import zipfile
 
-    good = {s.student_file: stage_source(s) for s in course.stages}
+    good = {rel: text for s in course.stages for rel, text in stage_files(course, s).items()}
     first = course.stages[0].functions[0]
     args = ", ".join(first.params)
     loops = {**good, course.stages[0].student_file: f"def {first.name}({args}):\n    while True:\n        pass\n"}

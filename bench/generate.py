@@ -19,7 +19,6 @@ shared: compare the two rows of one run, not runs on different days.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -39,17 +38,15 @@ threads.leave_a_core()  # BLAS threads as `python -m grader generate` has them, 
 
 import numpy as np  # noqa: E402
 
+from grader.course import load_course, stagecode  # noqa: E402
+
 N_EMBD, N_LAYER, N_HEAD, N_POSITIONS, VOCAB = 768, 12, 12, 1024, 50257
 SEED = 2019
 
 
 def load(stage: str) -> ModuleType:
-    path = ROOT / "stages" / stage / "reference.py"
-    spec = importlib.util.spec_from_file_location(f"bench_{stage}_reference", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """stages/<stage>/reference.py, imported as the grader imports it (its common/ modules with it)."""
+    return stagecode.load(load_course(ROOT).stage(stage), "reference.py")
 
 
 def random_gpt2_small(rng: np.random.RandomState) -> dict[str, np.ndarray]:

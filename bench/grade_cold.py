@@ -59,11 +59,13 @@ def setup(tmp: Path, stages: list[str], rev: str | None = None) -> None:
     """A course copy whose learner files pass: the working tree's, or commit `rev`'s grader, stages, fixtures."""
     if rev is None:
         shutil.copy(ROOT / "course.yaml", tmp / "course.yaml")
-        for sub in ("stages", "fixtures", "grader"):
+        for sub in ("stages", "common", "fixtures", "grader"):
             shutil.copytree(ROOT / sub, tmp / sub, ignore=shutil.ignore_patterns("__pycache__"))
     else:
-        archive = subprocess.run(["git", "archive", rev, "course.yaml", "stages", "fixtures", "grader"], cwd=ROOT,
-                                 capture_output=True, check=True).stdout
+        has_common = subprocess.run(["git", "cat-file", "-e", f"{rev}:common"], cwd=ROOT).returncode == 0
+        common = ["common"] if has_common else []  # the stages' shared code, since it has had one
+        archive = subprocess.run(["git", "archive", rev, "course.yaml", "stages", *common, "fixtures", "grader"],
+                                 cwd=ROOT, capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
     (tmp / "student").mkdir()
     (tmp / "student" / "__init__.py").write_text("")

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # before numpy is imported: one
     os.environ.setdefault(_name, "1")  # BLAS thread in both settings, as the jail has (Settings.cpus) and --jobs sets
 
-from bench.batch import generate, stage_source  # noqa: E402
+from bench.batch import generate, stage_files  # noqa: E402
 from grader.course import Course, load_course  # noqa: E402
 from grader.instructor import batch, submissions  # noqa: E402
 from grader.instructor.gradebook import Gradebook  # noqa: E402
@@ -45,9 +45,9 @@ from grader.run import jail  # noqa: E402
 
 def correct(course: Course, dest: Path) -> submissions.Submission:
     for stage in course.stages:
-        path = dest / stage.student_file
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(stage_source(stage))
+        for rel, text in stage_files(course, stage).items():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            (dest / rel).write_text(text)
     return submissions.Submission("bench", dest)
 
 

@@ -74,6 +74,7 @@ def make_course(dest: Path) -> Path:
     text = (ROOT / "course.yaml").read_text()
     (dest / "course.yaml").write_text(text[:text.index("stages:")] + "stages:\n  - id: gelu\n    points: 10\n")
     shutil.copytree(ROOT / "stages" / "gelu", dest / "stages" / "gelu")
+    shutil.copytree(ROOT / "common", dest / "common")  # the reference is common/gpt2.py's gelu
     shutil.copytree(ROOT / "fixtures" / "gelu", dest / "fixtures" / "gelu")
     (dest / "student" / "__init__.py").write_text("")
     (dest / "student" / "gelu.py").write_text(GOOD)

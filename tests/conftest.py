@@ -85,18 +85,19 @@ def copy_course(src: Path, dest: Path, stages: list[str] | None = None) -> Path:
     """Copy a course (course.yaml, stages, fixtures, student) into dest."""
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy(src / "course.yaml", dest / "course.yaml")
-    for sub in ("stages", "fixtures", "student"):
+    for sub in ("stages", "common", "fixtures", "student"):
         if (src / sub).exists():
             shutil.copytree(src / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
 
 
 def linked_course(dest: Path, **student: str) -> Path:
-    """The course's own course.yaml, its stages and fixtures as symlinks (not 120 MB copied), and a student/ folder
-    of its own holding these files (stage id -> source). For tests that change nothing but student/ and .grader/."""
+    """The course's own course.yaml, its stages, common/ and fixtures as symlinks (not 120 MB copied), and a student/
+    folder of its own holding these files (stage id -> source). For tests that change nothing but student/ and
+    .grader/."""
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "course.yaml").write_text((ROOT / "course.yaml").read_text())
-    for sub in ("stages", "fixtures"):
+    for sub in ("stages", "common", "fixtures"):
         os.symlink(ROOT / sub, dest / sub)
     (dest / "student").mkdir()
     (dest / "student" / "__init__.py").write_text("")

@@ -19,7 +19,6 @@ expected values come from their reference in float64, as a fixture build will ma
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -209,11 +208,8 @@ class Case:
 
 
 def _module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_calibration_{path.parent.name}_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """stages/<id>/<file>.py, imported as the grader imports it (its common/ modules with it)."""
+    return stagecode.load(load_course(ROOT).stage(path.parent.name), path.name)
 
 
 def _upcast(v: Any) -> Any:

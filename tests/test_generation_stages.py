@@ -1,11 +1,10 @@
 """The generate, kvcache and tokenizer stages (issue 13), tested directly: their stage.yaml cases, references, decoys,
 greedy check and builds, against transformers and tokenizers where an outside implementation exists.
 
-These stages are not in course.yaml yet (their stage.yaml files use grader features being added: `check:`, a
-`json:` input, `returns: text`, `returns: tuple`), so nothing here goes through the grader's loader. Instead each
-case's inputs are made here as the grader will make them (`case_inputs`): `values`, `value`, `generate` (the stage's
-inputs.py, RandomState(seed)), `weights` (the grader's own read_weights) and `json` (the parsed artifact), floating
-arrays promoted to float64 as fixture builds do.
+The stages' Python is imported as the grader imports it (grader.course.stagecode: their common/ modules with it),
+but their cases do not go through the grader's case loader: each case's inputs are made here as the grader makes
+them (`case_inputs`): `values`, `value`, `generate` (the stage's inputs.py, RandomState(seed)), `weights` (the
+grader's own read_weights) and `json` (the parsed artifact), floating arrays promoted to float64 as fixture builds do.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ import numpy as np
 import pytest
 import yaml
 
+from grader.course import load_course, stagecode
 from grader.fixtures.inputs import read_weights
 from tests.conftest import representatives
 
@@ -36,12 +36,16 @@ ATTENTION_TOL = (1e-4, 1e-4)
 
 @functools.cache
 def load_module(stage: str, filename: str) -> ModuleType:
-    path = STAGES / stage / filename
-    spec = importlib.util.spec_from_file_location(f"_test_{stage}_{path.stem}", path)
+    return stagecode.load(load_course(ROOT).stage(stage), filename)
+
+
+def read_merges(path: Path) -> list[tuple[str, ...]]:
+    """merges.txt read by common/artifacts.py, which the stages' build.py use (it imports no other common module)."""
+    spec = importlib.util.spec_from_file_location("_test_common_artifacts", ROOT / "common" / "artifacts.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module
+    return module.read_merges(path)  # type: ignore[no-any-return]
 
 
 def stage_yaml(stage: str) -> dict[str, Any]:
@@ -166,7 +170,7 @@ def test_builds_write_the_declared_artifacts(artifacts: dict[str, Path]) -> None
                 for kind in ("weights", "json", "artifact"):
                     if kind in spec:
                         assert (artifacts[stage] / spec[kind]).is_file(), (stage, case["id"], spec)
-        merges_txt = load_module(stage, "build.py").read_merges(artifacts[stage] / "merges.txt")
+        merges_txt = read_merges(artifacts[stage] / "merges.txt")
         merges_json = json.loads((artifacts[stage] / "merges.json").read_text(encoding="utf-8"))
         assert [tuple(p) for p in merges_json] == merges_txt
         assert len(merges_txt) == 1791
@@ -212,7 +216,7 @@ def test_tokenizer_training_reproduces_the_committed_vocabulary() -> None:
     src = STAGES / GEN / "artifacts-src"
     vocab, merges = train.train_tokenizer(train.read_corpus(src / "corpus.jsonl.gz"))
     assert vocab == json.loads((src / "vocab.json").read_text(encoding="utf-8"))
-    assert merges == load_module(GEN, "build.py").read_merges(src / "merges.txt")
+    assert merges == read_merges(src / "merges.txt")
 
 
 @pytest.mark.slow
@@ -478,7 +482,13 @@ def test_reference_cache_does_constant_work_per_new_token(kv_gen_inputs: dict[st
     """After the prompt, every linear layer of every step sees one row: the work does not grow with the prefix."""
     rows: list[int] = []
     linear = kv_ref.linear
-    monkeypatch.setattr(kv_ref, "linear", lambda x, w, b: rows.append(x.shape[-2]) or linear(x, w, b))
+
+    def counted(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+        rows.append(x.shape[-2])
+        return linear(x, w, b)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(kv_ref, "linear", counted)  # the attention's c_attn and c_proj
+    monkeypatch.setitem(kv_ref.ffn.__globals__, "linear", counted)  # the MLP's c_fc and c_proj (common/gpt2.py)
     inputs = kv_gen_inputs["generate_ends_at_n_positions"]
     kv_ref.generate_cached(**inputs)
     n_prompt, n_new = len(inputs["token_ids"]), inputs["n_new"]
@@ -622,7 +632,7 @@ def test_references_generate_what_transformers_generates(hf: Any, artifacts: dic
         with torch.no_grad():  # and the logits themselves, at every position of the greedy path
             hf_logits = m64(torch.from_numpy(seq)[None]).logits[0].numpy()
         assert np.abs(hf_logits - gen_ref.gpt2(seq, inputs["params"], 4)).max() < 1e-9
-        assert np.abs(hf_logits - kv_ref.gpt2(seq, inputs["params"], 4)).max() < 1e-9
+        assert np.abs(hf_logits - kv_ref.gpt2_cached(seq, inputs["params"], 4, None)[0]).max() < 1e-9  # no cache
 
 
 def _random_gpt2(transformers: Any, torch: Any, tmp: Path) -> Path:

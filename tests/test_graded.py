@@ -5,18 +5,9 @@ from __future__ import annotations
 import pytest
 
 from grader.course import load_course
+from grader.instructor import upstream
 from grader.judge import grade
 from tests.conftest import ROOT, UNSANDBOXED, copy_course
-
-WRAP = """
-
-def run_load_mlp_weights(checkpoint, layer):
-    return load_mlp_weights(checkpoint, layer)
-
-
-def run_checkpoint_mlp(checkpoint, layer, x):
-    return checkpoint_mlp(checkpoint, layer, x)
-"""
 
 
 @pytest.fixture(scope="module")
@@ -26,13 +17,15 @@ def course(tmp_path_factory):
 
 def test_checkpoint_stage_passes_in_graded_mode(course):
     stage = course.stage("checkpoint")
-    (course.root / stage.student_file).write_text((stage.dir / "reference.py").read_text() + WRAP)
+    for rel, text in upstream.reference_files(course, stage).items():  # with the common/ modules it imports
+        (course.root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (course.root / rel).write_text(text)
     result = grade.grade_stage(course, stage, grade.Options(graded=True, unsandboxed=UNSANDBOXED))
     assert result.passed, [(c.case, c.status, c.message[:200]) for c in result.cases if not c.passed]
     assert any("sandbox (graded)" in n for n in result.notes)
 
 
-def test_the_fixture_folder_itself_stays_out_of_reach(course):
+def test_the_fixture_and_common_folders_stay_out_of_reach(course):
     stage = course.stage("checkpoint")
     fixtures = course.root / "fixtures" / "checkpoint"
     probe = f"""
@@ -43,6 +36,8 @@ def run_load_mlp_weights(checkpoint, layer):
     assert os.path.exists(checkpoint), checkpoint
     if os.path.exists({str(fixtures / 'MANIFEST.json')!r}):
         raise RuntimeError("fixtures readable")
+    if os.path.exists({str(course.root / 'common' / 'gpt2.py')!r}):
+        raise RuntimeError("the course's common/ reference code readable")
     raise NotImplementedError
 
 
@@ -101,6 +96,7 @@ from pathlib import Path
 from grader.instructor import batch
 from grader.judge import grade
 from grader.course import load_course
+from grader.instructor import upstream
 course = load_course({str(course.root)!r})
 stage = course.stage("double")
 for name in ("first", "second"):

@@ -146,6 +146,14 @@ def test_real_course_handout(tmp_path: Path) -> None:
     done = handout.build_handout(course, tmp_path / "h")
     copy = load_course(done.path)
     assert not list(done.path.rglob("reference.py"))
+    # of common/, the modules learners may read (its shipped files import each), never the reference model
+    assert sorted(p.stem for p in (done.path / "common").glob("*.py")) == sorted(course.common_public)
+    shipped = b"\n".join(p.read_bytes() for p in done.path.rglob("*.py"))
+    for name in ("gpt2", "greedy"):
+        assert name not in course.common_public
+        for line in (ROOT / "common" / f"{name}.py").read_text().splitlines():
+            if line.strip().startswith("return") and len(line.strip()) > 20:  # not `return None`
+                assert line.strip().encode() not in shipped, f"common/{name}.py: '{line.strip()}' is in the handout"
     for stage, derived in zip(course.stages, copy.stages, strict=True):
         assert [c.id for c in derived.cases] == [c.id for c in stage.cases if not c.hidden]
         assert derived.hidden_count == sum(c.hidden for c in stage.cases) and derived.derived

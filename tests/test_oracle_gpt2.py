@@ -14,7 +14,6 @@ pins that, so an oracle that forgets the mask fails loudly instead of agreeing w
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from pathlib import Path
 from types import ModuleType
@@ -45,11 +44,8 @@ def course() -> Course:
 
 
 def _module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"_oracle_{path.parent.name}_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """stages/<id>/<file>.py, imported as the grader imports it (its common/ modules with it)."""
+    return stagecode.load(load_course(ROOT).stage(path.parent.name), path.name)
 
 
 @pytest.fixture(scope="module")
@@ -210,6 +206,7 @@ def test_tiny_model_is_the_checkpoint_stage_model(artifacts: Path) -> None:
 def test_trained_like_model_has_trained_magnitudes(artifacts: Path) -> None:
     """What makes it 'trained-like' (calibration section 6), so a later edit of build.py cannot lose it."""
     gpt2 = _module(ROOT / "stages" / "gpt2" / "reference.py")
+    softmax = _module(ROOT / "stages" / "softmax" / "reference.py").softmax
     params = _upcast(_params(artifacts / "trained-like" / "model.safetensors"))
     ids = np.random.RandomState(0).randint(0, 2048, size=64)
     sites = gpt2.gpt2_sites(ids, params, 4)
@@ -221,7 +218,7 @@ def test_trained_like_model_has_trained_magnitudes(artifacts: Path) -> None:
         p = gpt2.block_params(params, i)
         q, k, _ = np.split(sites[f"h.{i}.ln_1"] @ p["attn.c_attn.weight"] + p["attn.c_attn.bias"], 3, axis=-1)
         q, k = (z.reshape(64, 4, 32).swapaxes(0, 1) for z in (q, k))
-        weights.append(gpt2.softmax(q @ k.swapaxes(-1, -2) / math.sqrt(32) + (1 - np.tri(64)) * -1e10))
+        weights.append(softmax(q @ k.swapaxes(-1, -2) / math.sqrt(32) + (1 - np.tri(64)) * -1e10))
     assert np.mean([w[:, 8:, :].max(axis=-1).mean() for w in weights]) > 0.4  # sharp: ~1/T would be uniform
 
 

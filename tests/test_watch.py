@@ -49,7 +49,7 @@ GRADE = re.compile(r" · grade (\d+), ")
 
 @pytest.fixture
 def course(tmp_path: Path) -> Path:
-    """The gelu stage alone, with a 1 s timeout so a learner's endless loop ends quickly."""
+    """The gelu stage alone (and common/), with a 1 s timeout so a learner's endless loop ends quickly."""
     root = tmp_path / "course"
     (root / "student").mkdir(parents=True)
     text = (ROOT / "course.yaml").read_text()
@@ -57,6 +57,7 @@ def course(tmp_path: Path) -> Path:
     text = text[:text.index("stages:")] + "stages:\n  - id: gelu\n    points: 10\n"
     (root / "course.yaml").write_text(text)
     shutil.copytree(ROOT / "stages" / "gelu", root / "stages" / "gelu")
+    shutil.copytree(ROOT / "common", root / "common")  # the reference is common/gpt2.py's gelu
     shutil.copytree(ROOT / "fixtures" / "gelu", root / "fixtures" / "gelu")
     (root / "student" / "__init__.py").write_text("")
     shutil.copy(ROOT / "student" / "gelu.py", root / "student" / "gelu.py")

@@ -3,6 +3,7 @@
 ```
 <root>/course.yaml                the course
 <root>/stages/<id>/               a stage's YAML, markdown and Python
+<root>/common/<name>.py           course code several stages' files import (`from common.<name> import f`)
 <root>/student/<file>.py          the learner's code
 <root>/fixtures/<id>/             inputs, expected outputs, MANIFEST.json, artifacts/
 <root>/.grader/                   the grader's own state: progress, backups, caches (git-ignored)
@@ -18,6 +19,7 @@ from grader.errors import UsageError
 
 COURSE_FILE = "course.yaml"
 STAGES = "stages"
+COMMON = "common"  # the folder, and the name stage files import it by
 STUDENT = "student"
 FIXTURES = "fixtures"
 MANIFEST = "MANIFEST.json"
@@ -29,6 +31,16 @@ STAGE_MODULE_PREFIX = "_grader_stage_"  # sys.modules names of a stage's own Pyt
 def stage_dir(root: Path, stage_id: str) -> Path:
     """A stage's definition folder."""
     return root / STAGES / stage_id
+
+
+def common_dir(root: Path) -> Path:
+    """The course's shared code: modules that stage files import as `common.<name>`."""
+    return root / COMMON
+
+
+def course_root(stage_dir: Path) -> Path:
+    """The course folder a stage's folder belongs to."""
+    return stage_dir.parent.parent
 
 
 def fixture_dir(root: Path, stage_id: str) -> Path:
@@ -72,7 +84,7 @@ def decoy_cache(root: Path) -> Path:
 
 def hidden_from_submissions(root: Path) -> list[Path]:
     """The course folders a graded submission must never see."""
-    return [root / FIXTURES, root / STAGES, root / STATE]
+    return [root / FIXTURES, root / STAGES, root / COMMON, root / STATE]
 
 
 def find_root(start: Path) -> Path:

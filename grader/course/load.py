@@ -57,7 +57,9 @@ def _cache_key(root: Path) -> list[Any] | None:
     key: list[Any] = [__version__, FORMAT_VERSION]
     try:
         stage_dirs = sorted(p for p in (root / "stages").iterdir() if p.is_dir())
-        for path in [root / "course.yaml", *(q for d in stage_dirs for q in sorted(d.iterdir()))]:
+        common = layout.common_dir(root)  # `common: public:` names files there
+        shared = sorted(common.glob("*.py")) if common.is_dir() else []
+        for path in [root / "course.yaml", *(q for d in stage_dirs for q in sorted(d.iterdir())), *shared]:
             if path.suffix == ".yaml":  # hashed: an edit within the file system's mtime granularity still counts
                 key.append([str(path), hashlib.sha256(path.read_bytes()).hexdigest()])
             else:
@@ -107,6 +109,7 @@ def _course_from(root: Path, d: dict[str, Any]) -> Course:
             "hints": tuple(s["hints"]),
             "external": External(tuple(s["external"]["artifacts"]), s["external"]["open"]) if s.get("external")
             else None}))
-    return Course(**{**d, "root": root, "stages": tuple(stages), "late": LatePolicy(**d.get("late", {}))})
+    return Course(**{**d, "root": root, "stages": tuple(stages), "late": LatePolicy(**d.get("late", {})),
+                     "common_public": tuple(d.get("common_public", ()))})
 
 

@@ -243,6 +243,9 @@ class Course:
     # on in place of the learner's (one upstream mistake costs its own stage only); "own" uses the learner's.
     upstream: str = "reference"
     late: LatePolicy = field(default_factory=LatePolicy)
+    # Modules of common/ a learner's handout may hold (course.yaml `common: public:`); every other one is reference
+    # code, shipped only to the autograder where a reference it ships imports it (course/derived.py).
+    common_public: tuple[str, ...] = ()
 
     def stage(self, stage_id: str) -> Stage:
         from grader.errors import UsageError

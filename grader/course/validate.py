@@ -33,6 +33,7 @@ from grader.course.where import Where, describe, line_of
 from grader.course.yamlio import YList, YMap, read_yaml
 from grader.errors import CourseError
 
+MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 ENTRY = re.compile(r"^student(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -69,7 +70,7 @@ def load(root: Path) -> Course:
     w = Where(path)
     doc = read_yaml(path)
     w.fields(doc, "course.yaml", {"format_version": int, "title": str, "stages": list},
-             {"defaults": dict, "upstream": str, "late": dict})
+             {"defaults": dict, "upstream": str, "late": dict, "common": dict})
     if doc["format_version"] != FORMAT_VERSION:
         newer = doc["format_version"] > FORMAT_VERSION
         fix = "upgrade the grader (pip install -U gpt2-course)" if newer else "update course.yaml to the new format"
@@ -99,7 +100,22 @@ def load(root: Path) -> Course:
         raise w.fail(line_of(doc, "upstream"), f"upstream must be 'reference' (grade each stage with the reference "
                      f"of the stages it depends on) or 'own' (with the learner's own), got '{upstream}'")
     return Course(root=root, title=doc["title"], stages=tuple(stages), timeout=timeout, memory_mb=memory_mb,
-                  upstream=upstream, late=_late(w, doc.get("late", YMap())))
+                  upstream=upstream, late=_late(w, doc.get("late", YMap())),
+                  common_public=_common(w, doc.get("common", YMap()), root, derived=any(s.derived for s in stages)))
+
+
+def _common(w: Where, m: Any, root: Path, derived: bool) -> tuple[str, ...]:
+    """`common:`: the modules of common/ that learners may read (`public:`), each a file in the author's copy."""
+    common = w.fields(m, "common", {}, {"public": list})
+    public = common.get("public", YList())
+    for i, name in enumerate(public):
+        line = public.item_lines[i]
+        if not (isinstance(name, str) and MODULE.match(name)):
+            raise w.fail(line, f"common.public lists module names (name for common/<name>.py), got {describe(name)}")
+        # a derived copy (handout, autograder) holds only the modules its files import
+        if not derived and not (layout.common_dir(root) / f"{name}.py").is_file():
+            raise w.fail(line, f"common.public lists '{name}', but there is no {layout.common_dir(root) / name}.py")
+    return tuple(dict.fromkeys(public))
 
 
 def _late(w: Where, m: Any) -> LatePolicy:

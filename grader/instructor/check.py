@@ -1,7 +1,7 @@
 """`python -m grader check`: the course's self-test (rustlings' `dev check`, nbgrader's `validate --invert`).
 
-Fixtures match their manifest; every reference passes every case; every decoy fails and is named as itself; every
-stub reports "not started" on every case.
+Fixtures match their manifest; every reference passes every case; every decoy fails and is named as itself; the
+common modules a handout would ship are public; every stub reports "not started" on every case.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import fixtures
-from grader.course import render, stagecode
+from grader.course import derived, render, stagecode
 from grader.course.model import Course, Stage
 from grader.errors import FixtureError
 from grader.judge import grade
@@ -58,6 +58,9 @@ def check(course: Course, stages: list[Stage]) -> CheckReport:
             add(CheckLine(stage.id, "fixtures match their manifest", True))
         except FixtureError as e:
             add(CheckLine(stage.id, "fixtures match their manifest", False, str(e)))
+        verified = report.lines[-1].ok
+        _check_shipped(course, stage, report)
+        if not verified:
             continue
         if not (stage.dir / "reference.py").exists():
             add(CheckLine(stage.id, "the reference passes and every decoy is named", True,
@@ -74,6 +77,18 @@ def check(course: Course, stages: list[Stage]) -> CheckReport:
             add(CheckLine(stage.id, "the stub reports 'not started' on every case", not bad,
                           f"cases not TODO: {bad}" if bad else ""))
     return report
+
+
+def _check_shipped(course: Course, stage: Stage, report: CheckReport) -> None:
+    """A handout can hold the stage's files: the common modules they import are ones learners may read."""
+    files = [stage.dir / n for n in derived.shipped_files(stage) if n.endswith(".py")]
+    if not stagecode.common_sources(course.root, files):
+        return
+    bad = [f"{f.name} needs {', '.join(f'common/{p.name}' for p in secret)}"
+           for f in files if (secret := derived.not_public(course, f))]
+    report.lines.append(CheckLine(
+        stage.id, "the common modules its shipped files import are public", not bad,
+        "; ".join(bad) + " (not under `common: public:` in course.yaml, so a handout cannot hold them)" if bad else ""))
 
 
 def _check_code(course: Course, stage: Stage, report: CheckReport) -> None:

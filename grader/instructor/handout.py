@@ -8,8 +8,9 @@ each site of the public cases, recorded the same way (instructor/recorded.py). T
 case from stage.yaml and from the fixtures, and keeps only their number.
 
 Shipped from stages/<id>/: only what `course.derived.shipped_files` allows (the instructions, inputs.py, build.py,
-external.py); of grader/, only its Python modules and templates. Both are allow-lists, so nothing an author leaves
-in a folder (reference.py~, .decoys.py.swp, solutions/*.ipynb) can ship by accident.
+external.py); of common/, only the modules those files import (in a handout, only public ones:
+`course.derived.common_modules`); of grader/, only its Python modules and templates. All are allow-lists, so nothing
+an author leaves in a folder (reference.py~, .decoys.py.swp, solutions/*.ipynb) can ship by accident.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import fixtures, templating
-from grader.course import Course, Stage, derived, load_course
+from grader.course import Course, Stage, derived, layout, load_course
 from grader.course import render as course_render
 from grader.errors import UsageError
 from grader.instructor import recorded
@@ -78,7 +79,21 @@ def derive(course: Course, dest: Path, keep_hidden: bool) -> Derived:
         fdir = dest / "fixtures" / stage.id
         fdir.mkdir(parents=True)
         fixtures.copy_subset(course, stage, [c.id for c in cases], fdir)
+    copy_common(course, dest, learners=not keep_hidden)
     return out
+
+
+def copy_common(course: Course, dest: Path, learners: bool) -> list[str]:
+    """Into a derived copy at dest: the modules of common/ that its stage files import; their names.
+
+    A learner's copy gets only public ones, or nothing is written (course.derived.common_modules refuses).
+    """
+    modules = derived.common_modules(course, dest, learners)
+    if modules:
+        (dest / layout.COMMON).mkdir(exist_ok=True)
+    for path in modules:
+        shutil.copyfile(path, dest / layout.COMMON / path.name)
+    return [p.stem for p in modules]
 
 
 def copy_grader(dest: Path, package: Path | None = None) -> None:

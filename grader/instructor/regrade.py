@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import __version__, fixtures
-from grader.course import Course, Stage
+from grader.course import Course, Stage, stagecode
 from grader.errors import UsageError
 from grader.instructor import contents, intake, submissions
 from grader.instructor.gradebook import Gradebook
@@ -51,8 +51,9 @@ def _definition(stage: Stage) -> str:
     d.pop("points")  # a part of its own (what_changed says "gelu's points")
     for case in d["cases"]:
         case.pop("line")
-    decoys = stage.dir / "decoys.py"
-    d["decoys.py"] = _sha(decoys.read_bytes()) if decoys.exists() else None
+    decoys = stage.dir / "decoys.py"  # and the common modules it imports
+    code = stagecode.sources(stage, "decoys.py") if decoys.exists() else []
+    d["decoys.py"] = _sha(b"".join(p.read_bytes() for p in code)) if code else None
     return _sha(json.dumps(d, sort_keys=True, default=str).encode())
 
 

@@ -16,14 +16,15 @@ later stage whose file imports the module that looped (judge/loops.py).
 Graded runs go through the submission's jail (grader/run/jail/), which never takes reference functions as
 stand-ins (the forked child's --isolate). A stage graded with references runs instead in a jail of its own whose
 copy of student/ holds, in place of each earlier stage's learner file, that stage's reference.py (with the learner's
-function names bound to the reference's): `with_references`. With --unsandboxed (trusted submissions) the forked
-graded child stands the references in as before. Each stage is graded in the submission's jail, public cases then
-hidden ones; a jail that ran hidden cases is ended before the next stage's public cases run, so nothing a hidden
-call saw can be shown under a later public case (docs/jail.md).
+function names bound to the reference's, and the course's common/ modules it imports beside it): `with_references`.
+With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. Each stage is
+graded in the submission's jail, public cases then hidden ones; a jail that ran hidden cases is ended before the
+next stage's public cases run, so nothing a hidden call saw can be shown under a later public case (docs/jail.md).
 """
 
 from __future__ import annotations
 
+import ast
 import shutil
 import tempfile
 import time
@@ -31,7 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader.course import Course, Stage
+from grader.course import Course, Stage, layout, stagecode
+from grader.instructor import handout
 from grader.judge import grade, loops
 from grader.judge.sources import CaseSource
 from grader.report.casetext import upstream_sentence
@@ -39,6 +41,14 @@ from grader.results import UNJAILED, Report, StageResult, Status, Upstream
 from grader.run.jail import Jail
 
 REFERENCES = ".grader-references-"  # a stage's copy of student/ with the references in (under the submission root)
+COMMON_COPY = "_course_common_"  # student/_course_common_<name>.py: common/<name>.py, for a reference written in
+# Put before a reference's first statement: `common.<name>` is then the copy beside it (dependencies first).
+COMMON_ALIASES = """import importlib as _importlib, sys as _sys, types as _types
+
+_sys.modules.setdefault("{common}", _types.ModuleType("{common}")).__path__ = []
+for _name in {names}:
+    _sys.modules.setdefault(f"{common}.{{_name}}", _importlib.import_module(f"{prefix}{{_name}}"))
+"""
 
 
 @dataclass
@@ -141,18 +151,63 @@ def with_references(course: Course, stage: Stage, root: Path, options: grade.Opt
         deps = [course.stage(d) for d in earlier(course, stage)]
         looping = {m: why for m, why in options.looping.items() if m not in {d.module for d in deps}}  # replaced
         for dep in deps:
-            source = (dep.dir / "reference.py").read_text(encoding="utf-8")
-            names = [f"{f.name} = {f.reference}\n" for f in dep.functions if f.name != f.reference]
-            target = copy / dep.student_file
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(source + ("\n\n# the learner's names for the reference's functions\n" if names else "")
-                              + "".join(names), encoding="utf-8")
+            for rel, text in reference_files(course, dep).items():
+                (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+                (copy / rel).write_text(text, encoding="utf-8")
         assert options.jail is not None
         with Jail(copy, options.jail.settings) as box:
             return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, jail=box,
                                                                 looping=looping))
     finally:
         shutil.rmtree(copy, ignore_errors=True)
+
+
+def reference_files(course: Course, stage: Stage) -> dict[str, str]:
+    """A stage's reference as the learner's files: path under a submission's root -> text.
+
+    student/<file>.py is reference.py with the learner's function names bound to the reference's. A jail sees
+    nothing of the course but student/ (and a submission's intake takes only .py files beside the stage files), so
+    each common/<name>.py the reference imports is written beside it as student/_course_common_<name>.py, and lines
+    before the reference's first statement make `common.<name>` that copy.
+    """
+    path = stage.dir / "reference.py"
+    source = path.read_text(encoding="utf-8")
+    shared = _dependencies_first(stagecode.common_sources(course.root, [path]))
+    top = stage.module.split(".")[0]  # the learner's package: student
+    if shared:
+        source = _before_first_statement(source, COMMON_ALIASES.format(
+            common=layout.COMMON, names=tuple(p.stem for p in shared), prefix=f"{top}.{COMMON_COPY}"))
+    names = [f"{f.name} = {f.reference}\n" for f in stage.functions if f.name != f.reference]
+    learner = source + ("\n\n# the learner's names for the reference's functions\n" if names else "") + "".join(names)
+    return {stage.student_file: learner,
+            **{f"{top}/{COMMON_COPY}{p.name}": p.read_text(encoding="utf-8") for p in shared}}
+
+
+def _dependencies_first(modules: list[Path]) -> list[Path]:
+    """Common modules ordered so that each comes after the common modules it imports."""
+    by_name, done, seen = {p.stem: p for p in modules}, [], set()
+
+    def visit(name: str) -> None:
+        if name not in seen:
+            seen.add(name)
+            for used in stagecode.common_imports(by_name[name]):
+                visit(used)
+            done.append(by_name[name])
+
+    for name in sorted(by_name):
+        visit(name)
+    return done
+
+
+def _before_first_statement(source: str, text: str) -> str:
+    """Source with text put in after its docstring and `from __future__` imports, before anything else runs."""
+    body = ast.parse(source).body
+    i = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
+    while i < len(body) and isinstance(stmt := body[i], ast.ImportFrom) and stmt.module == "__future__":
+        i += 1
+    lines = source.splitlines(keepends=True)
+    at = (body[i - 1].end_lineno or 0) if i else 0
+    return "".join(lines[:at]) + "\n" + text + "".join(lines[at:])
 
 
 def ship_references(course: Course, dest: Path) -> list[str]:
@@ -167,4 +222,5 @@ def ship_references(course: Course, dest: Path) -> list[str]:
     needed = sorted({d for s in course.stages for d in s.depends_on})
     for stage_id in needed:
         shutil.copyfile(course.stage(stage_id).dir / "reference.py", dest / "stages" / stage_id / "reference.py")
+    handout.copy_common(course, dest, learners=False)  # the common/ modules these references import
     return needed

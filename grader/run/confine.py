@@ -93,7 +93,7 @@ def make_plan(root: Path, hide: Sequence[Path] | None, forget: Callable[[], None
         for start in (Path.cwd(), Path(root)):
             for folder in [start.resolve(), *start.resolve().parents]:
                 if (folder / "course.yaml").exists():
-                    hide.extend(folder / name for name in ("fixtures", "stages", ".grader"))
+                    hide.extend(folder / name for name in ("fixtures", "stages", "common", ".grader"))
                     break
     paths = sorted({os.path.realpath(h) for h in hide if Path(h).is_dir()})
     paths = [h for h in paths if not any(k == h or k.startswith(h + os.sep) for k in keep)]

@@ -2,23 +2,14 @@
 
 References: the safetensors format (huggingface/safetensors README: 8-byte little-endian header length, JSON
 header, raw little-endian data); transformers models/gpt2 (key names `h.{i}.mlp.c_fc.weight`, the `transformer.`
-prefix of GPT2LMHeadModel); jaymody/picoGPT utils.py and gpt2.py `ffn`.
+prefix of GPT2LMHeadModel); jaymody/picoGPT utils.py and gpt2.py `ffn` (common/gpt2.py's).
 """
 
-import math
-
-import numpy as np
 from safetensors import safe_open
 
+from common.gpt2 import ffn
+
 MLP_KEYS = ("c_fc.weight", "c_fc.bias", "c_proj.weight", "c_proj.bias")
-
-
-def gelu(x):
-    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
-
-
-def linear(x, w, b):
-    return x @ w + b  # [..., nx] @ [nx, nf] + [nf] -> [..., nf]
 
 
 def load_mlp_weights(checkpoint, layer):
@@ -30,5 +21,4 @@ def load_mlp_weights(checkpoint, layer):
 
 def checkpoint_mlp(checkpoint, layer, x):
     w = load_mlp_weights(checkpoint, layer)
-    a = gelu(linear(x, w["c_fc.weight"], w["c_fc.bias"]))  # [..., n_embd] -> [..., 4*n_embd]
-    return linear(a, w["c_proj.weight"], w["c_proj.bias"])  # [..., 4*n_embd] -> [..., n_embd]
+    return ffn(x, w["c_fc.weight"], w["c_fc.bias"], w["c_proj.weight"], w["c_proj.bias"])  # [..., n_embd]

@@ -1,14 +1,11 @@
-"""gelu_new, the GELU GPT-2 was trained with.
+"""gelu_new, the GELU GPT-2 was trained with: common/gpt2.py's `gelu` (the course's model, written once).
+
+    gelu_new(x) = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))
 
 References: openai/gpt-2 src/model.py `gelu`; Hendrycks & Gimpel (2016), "Gaussian Error Linear Units";
 transformers' NewGELUActivation.
 """
 
-import math
+from common.gpt2 import gelu as gelu_new
 
-import numpy as np
-
-
-def gelu_new(x):
-    inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)  # same shape as x
-    return 0.5 * x * (1 + np.tanh(inner))
+__all__ = ["gelu_new"]  # stage.yaml's reference

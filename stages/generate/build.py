@@ -14,28 +14,21 @@ How they were made, and how to make them again (train.py has the details; traini
     python stages/generate/build.py --train    # tokenizer + model from the committed corpus, ~5 minutes on 2 cores
 """
 
-import json
 import shutil
 import sys
 from pathlib import Path
+
+if __name__ == "__main__":  # run by hand: the course folder on the path, so `common` imports as in the grader
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from common.artifacts import copy_artifacts  # noqa: E402
 
 SRC = Path(__file__).resolve().parent / "artifacts-src"
 FILES = ("model.safetensors", "config.json", "vocab.json", "merges.txt", "tokenizer_config.json")
 
 
-def read_merges(path):
-    """merges.txt -> [(a, b), ...] in rank order (the first line is the '#version' header)."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return [tuple(line.split(" ")) for line in lines if line and not line.startswith("#version")]
-
-
 def build(dest):
-    for name in FILES:
-        shutil.copyfile(SRC / name, dest / name)
-    merges = [list(pair) for pair in read_merges(SRC / "merges.txt")]
-    (dest / "merges.json").write_text(json.dumps(merges, ensure_ascii=False) + "\n", encoding="utf-8")
-    for path in dest.iterdir():
-        path.chmod(0o644)
+    copy_artifacts(SRC, dest, FILES)  # and merges.json
 
 
 def main(argv=None):

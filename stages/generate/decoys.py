@@ -1,39 +1,31 @@
 """Known-wrong generation loops: if a learner's tokens match one of these exactly, the grader names the mistake.
 
-Each uses the reference's own forward pass (reference.py `gpt2`, loaded from beside this file), so a decoy differs
-from the reference only in how it decodes.
+Each uses the reference's own forward pass (common/gpt2.py `gpt2`), so a decoy differs from the reference only in
+how it decodes.
 """
-
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 
-
-def _reference():
-    path = Path(__file__).with_name("reference.py")
-    spec = importlib.util.spec_from_file_location(f"_{path.parent.name}_reference_for_decoys", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ref = _reference()
+from common.gpt2 import gpt2, softmax
 
 
 def _loop(token_ids, params, n_new, n_head, pick, context=lambda prompt, ids: ids):
     ids = [int(i) for i in token_ids]
     for _ in range(n_new):
-        logits = _ref.gpt2(np.array(context(list(token_ids), ids)), params, n_head)
+        logits = gpt2(np.array(context(list(token_ids), ids)), params, n_head)
         ids.append(int(pick(logits, ids)))
     return np.array(ids[len(token_ids):], dtype=np.int64)
+
+
+def _greedy(logits, ids):
+    return np.argmax(logits[-1])  # the reference's rule
 
 
 def sampling(token_ids, params, n_head, n_new):
     """Drawn from softmax(logits) (temperature 1, a fixed seed) instead of the argmax."""
     rng = np.random.default_rng(0)
     return _loop(token_ids, params, n_new, n_head,
-                 lambda logits, ids: rng.choice(logits.shape[-1], p=_ref.softmax(logits[-1])))
+                 lambda logits, ids: rng.choice(logits.shape[-1], p=softmax(logits[-1])))
 
 
 def off_by_one(token_ids, params, n_head, n_new):
@@ -48,13 +40,12 @@ def first_position(token_ids, params, n_head, n_new):
 
 def not_appended(token_ids, params, n_head, n_new):
     """Each step runs the model on the prompt alone: the chosen token never joins the input."""
-    return _loop(token_ids, params, n_new, n_head, lambda logits, ids: np.argmax(logits[-1]),
-                 context=lambda prompt, ids: prompt)
+    return _loop(token_ids, params, n_new, n_head, _greedy, context=lambda prompt, ids: prompt)
 
 
 def last_token_only(token_ids, params, n_head, n_new):
     """After the first step only the last token is fed (at position 0), as with a cache, but without one."""
-    return _loop(token_ids, params, n_new, n_head, lambda logits, ids: np.argmax(logits[-1]),
+    return _loop(token_ids, params, n_new, n_head, _greedy,
                  context=lambda prompt, ids: ids if len(ids) == len(prompt) else ids[-1:])
 
 
@@ -65,4 +56,4 @@ def argmax_wrong_axis(token_ids, params, n_head, n_new):
 
 def prompt_included(token_ids, params, n_head, n_new):
     """The prompt and the new tokens together; run_generate returns the n_new new tokens only."""
-    return np.concatenate([np.asarray(token_ids, dtype=np.int64), _ref.generate(token_ids, params, n_head, n_new)])
+    return np.concatenate([np.asarray(token_ids, dtype=np.int64), _loop(token_ids, params, n_new, n_head, _greedy)])

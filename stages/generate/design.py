@@ -35,6 +35,8 @@ N_POSITIONS_CASE = ("ends_at_n_positions", 32)  # prompt: json.dumps's docstring
 
 
 def load(path, name):
+    if str(HERE.parents[1]) not in sys.path:  # the course folder: reference.py imports its common/ modules
+        sys.path.insert(0, str(HERE.parents[1]))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from common.bpe import bytes_to_unicode  # GPT-2's byte table, as the tokenizer stage's reference has it
+
 SEED = 2019
 N_EMBD, N_LAYER, N_HEAD, N_POSITIONS = 128, 2, 4, 128
 VOCAB_SIZE = 2048  # 256 byte tokens + 1791 merges + <|endoftext|>
@@ -41,19 +43,6 @@ MAX_CHARS = 2_500_000  # the corpus's cap (it is about 2 MB)
 SKIP = {"test", "tests", "idlelib", "turtledemo", "lib2to3", "tkinter", "ensurepip", "encodings", "site-packages",
         "dist-packages", "__phello__"}
 MODEL_FILES = ("model.safetensors", "config.json", "vocab.json", "merges.txt", "tokenizer_config.json")
-
-
-def bytes_to_unicode():
-    """GPT-2's table (openai/gpt-2 src/encoder.py): each byte as a printable character, ids 0-255 in this order."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, [chr(c) for c in cs], strict=True))
 
 
 # --- the corpus -----------------------------------------------------------------------------------------------

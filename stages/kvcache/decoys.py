@@ -1,7 +1,7 @@
 """Known-wrong caches: if a learner's output matches one of these, the grader names the mistake.
 
-The generation decoys use the reference's own pieces (reference.py, loaded from beside this file), so each differs
-from the reference only in the one thing it gets wrong.
+The generation decoys use the reference's own pieces (common/gpt2.py, and reference.py loaded from beside this
+file), so each differs from the reference only in the one thing it gets wrong.
 """
 
 import importlib.util
@@ -9,6 +9,8 @@ import math
 from pathlib import Path
 
 import numpy as np
+
+from common.gpt2 import block_params, ffn, layer_norm, n_layer, softmax
 
 
 def _reference():
@@ -38,7 +40,7 @@ def _attend(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, p
     else:  # none when there is a past ("one token needs no mask")
         allowed = np.tri(n_new, n_all, dtype=bool) if past is None else np.ones((n_new, n_all), dtype=bool)
     scores = np.where(allowed, q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1]), -1e10)
-    out = _ref.merge_heads(_ref.softmax(scores) @ v) @ c_proj_weight + c_proj_bias
+    out = _ref.merge_heads(softmax(scores) @ v) @ c_proj_weight + c_proj_bias
     return out, (k, v), (k_new, v_new)
 
 
@@ -85,16 +87,16 @@ def _generate(token_ids, params, n_head, n_new, positions, keep):
         where = np.arange(len(ids)) if past is None else positions(start, len(ids))
         x = params["wte.weight"][ids] + params["wpe.weight"][where]
         present = []
-        for i in range(_ref.n_layer(params)):
-            p = _ref.block_params(params, i)
-            h = _ref.layer_norm(x, p["ln_1.weight"], p["ln_1.bias"])
+        for i in range(n_layer(params)):
+            p = block_params(params, i)
+            h = layer_norm(x, p["ln_1.weight"], p["ln_1.bias"])
             a, kv, _ = _attend(h, p["attn.c_attn.weight"], p["attn.c_attn.bias"], p["attn.c_proj.weight"],
                                p["attn.c_proj.bias"], n_head, None if past is None else past[i])
             present.append(kv)
             x = x + a
-            x = x + _ref.ffn(_ref.layer_norm(x, p["ln_2.weight"], p["ln_2.bias"]), p["mlp.c_fc.weight"],
+            x = x + ffn(layer_norm(x, p["ln_2.weight"], p["ln_2.bias"]), p["mlp.c_fc.weight"],
                              p["mlp.c_fc.bias"], p["mlp.c_proj.weight"], p["mlp.c_proj.bias"])
-        return _ref.layer_norm(x, params["ln_f.weight"], params["ln_f.bias"]) @ params["wte.weight"].T, present
+        return layer_norm(x, params["ln_f.weight"], params["ln_f.bias"]) @ params["wte.weight"].T, present
 
     prompt = np.asarray(token_ids)
     logits, past = step(prompt, None, 0)

@@ -3,12 +3,15 @@
 A case's `past` must be what the same layer computed for earlier positions, so the weights and the cache are both
 made here from one `weights_seed`: `attn_weight` gives one of the four tensors, `past_kv` runs a prefix of rows
 shaped like ln_1's output through the same c_attn. The rows themselves come from the case's own seed
-(`prefix_rows`), so a test can rebuild the whole prefix and check the cached output against uncached attention.
+(`prefix_rows`, from common/activations.py's `layernormed`), so a test can rebuild the whole prefix and check the
+cached output against uncached attention.
 """
 
 import math
 
 import numpy as np
+
+from common.activations import layernormed
 
 PARTS = ("c_attn_weight", "c_attn_bias", "c_proj_weight", "c_proj_bias")
 
@@ -30,15 +33,6 @@ def weights(rng, n_embd, qk_gain=1.0):
 def attn_weight(rng, n_embd, part, qk_gain=1.0):
     """One of the layer's tensors (part: c_attn_weight, c_attn_bias, c_proj_weight or c_proj_bias)."""
     return weights(rng, n_embd, qk_gain)[part]
-
-
-def layernormed(rng, shape):
-    """Rows with mean 0 and variance 1, times gains in [0.2, 2], plus shifts: what ln_1 hands on."""
-    z = rng.standard_normal(size=shape)  # [..., n_embd]
-    z = (z - z.mean(axis=-1, keepdims=True)) / np.sqrt(z.var(axis=-1, keepdims=True) + 1e-5)
-    gain = rng.uniform(0.2, 2.0, size=shape[-1])  # [n_embd]
-    shift = rng.normal(0.0, 0.1, size=shape[-1])  # [n_embd]
-    return (z * gain + shift).astype(np.float32)
 
 
 def prefix_rows(rng, shape, n_embd):

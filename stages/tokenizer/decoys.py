@@ -5,33 +5,11 @@ from collections import Counter
 import numpy as np
 import regex
 
+from common.bpe import bytes_to_unicode, merge
+
 PAT = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
 PAT_NO_LOOKAHEAD = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+""")
 WHITESPACE_ONLY = regex.compile(r" ?\S+|\s+(?!\S)|\s+")  # words with their space, but no letter/digit/symbol split
-
-
-def _byte_encoder():
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, [chr(c) for c in cs], strict=True))
-
-
-def _merge(parts, pair):
-    out, i = [], 0
-    while i < len(parts):
-        if i < len(parts) - 1 and (parts[i], parts[i + 1]) == pair:
-            out.append(parts[i] + parts[i + 1])
-            i += 2
-        else:
-            out.append(parts[i])
-            i += 1
-    return out
 
 
 def _bpe(word, ranks):
@@ -40,12 +18,12 @@ def _bpe(word, ranks):
         best = min(zip(parts[:-1], parts[1:], strict=True), key=lambda p: ranks.get(p, float("inf")))
         if best not in ranks:
             break
-        parts = _merge(parts, best)
+        parts = merge(parts, best)
     return parts
 
 
 def _encode(pieces, vocab, merges):
-    enc = _byte_encoder()
+    enc = bytes_to_unicode()
     ranks = {tuple(p): r for r, p in enumerate(merges)}
     return np.array([vocab[t] for piece in pieces for t in _bpe("".join(enc[b] for b in piece.encode("utf-8")), ranks)],
                     dtype=np.int64)
@@ -53,7 +31,7 @@ def _encode(pieces, vocab, merges):
 
 def merge_by_frequency(text, vocab, merges):
     """BPE training's rule at encoding time: merge the pair (among merges.txt's) seen most often in the text."""
-    enc = _byte_encoder()
+    enc = bytes_to_unicode()
     known = {tuple(p) for p in merges}
     words = [list("".join(enc[b] for b in piece.encode("utf-8"))) for piece in PAT.findall(text)]
     while True:
@@ -61,7 +39,7 @@ def merge_by_frequency(text, vocab, merges):
         if not counts:
             break
         best = counts.most_common(1)[0][0]  # ties: the pair seen first
-        words = [_merge(w, best) for w in words]
+        words = [merge(w, best) for w in words]
     return np.array([vocab[t] for w in words for t in w], dtype=np.int64)
 
 
@@ -77,7 +55,7 @@ def spaces_not_left_to_next_word(text, vocab, merges):
 
 def utf8_per_token(ids, vocab):
     """Each token's bytes decoded on their own: a character split across tokens turns into U+FFFD."""
-    dec = {c: b for b, c in _byte_encoder().items()}
+    dec = {c: b for b, c in bytes_to_unicode().items()}
     tokens = {i: t for t, i in vocab.items()}
     return "".join(bytes(dec[c] for c in tokens[int(i)]).decode("utf-8", errors="replace") for i in ids)
 

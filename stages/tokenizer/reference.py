@@ -8,6 +8,8 @@ Decoding joins the tokens, maps each character back to its byte, and decodes the
 
 `vocab` is vocab.json (token -> id); `merges` is merges.txt as a list of pairs in rank order.
 
+The bytes-to-unicode table and the merge step are common/bpe.py's.
+
 References: openai/gpt-2 src/encoder.py (`bytes_to_unicode`, `get_pairs`, `Encoder.bpe`, `encode`, `decode`);
 Sennrich et al. (2016), "Neural Machine Translation of Rare Words with Subword Units"; Radford et al. (2019),
 section 2.2, "Input Representation"; Hugging Face tokenizers' ByteLevel pre-tokenizer and BPE model.
@@ -16,22 +18,11 @@ section 2.2, "Input Representation"; Hugging Face tokenizers' ByteLevel pre-toke
 import numpy as np
 import regex
 
+from common.bpe import bytes_to_unicode, merge
+
 # contractions | letters | numbers | other symbols, each with at most one leading space | whitespace not followed
 # by a non-space (so a run of spaces leaves its last one to the next word) | any other whitespace
 PAT = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
-
-
-def bytes_to_unicode():
-    """Each byte 0-255 as a printable character: printable Latin-1 bytes as themselves, the rest from U+0100 up."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:  # control characters, space, DEL, NBSP, soft hyphen
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, [chr(c) for c in cs], strict=True))  # 32 (space) -> "Ġ", 10 (newline) -> "Ċ"
 
 
 def bpe(word, ranks):  # a piece's characters -> its tokens
@@ -41,15 +32,7 @@ def bpe(word, ranks):  # a piece's characters -> its tokens
         best = min(pairs, key=lambda pair: ranks.get(pair, float("inf")))  # the earliest merge present
         if best not in ranks:
             break
-        merged, i = [], 0
-        while i < len(parts):  # merge every occurrence, left to right
-            if i < len(parts) - 1 and (parts[i], parts[i + 1]) == best:
-                merged.append(parts[i] + parts[i + 1])
-                i += 2
-            else:
-                merged.append(parts[i])
-                i += 1
-        parts = merged
+        parts = merge(parts, best)  # every occurrence, left to right
     return parts
 
 
