@@ -46,7 +46,10 @@ def test_committed_fixtures_rebuild_from_their_definitions(tmp_path):
                 if b.dtype.kind in "U":  # text (a tokenizer's decode): exactly
                     assert a.tolist() == b.tolist(), f"fixtures/{stage.id}/{name}"
                 else:
-                    np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14, err_msg=f"fixtures/{stage.id}/{name}")
+                    # of the array's scale: an attention output near 0 after scores of 1e3 carries the scores' ulps
+                    scale = float(np.abs(b).max()) if b.size and np.isfinite(b).all() else 0.0
+                    np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14 + 1e-12 * scale,
+                                               err_msg=f"fixtures/{stage.id}/{name}")
             elif name != "MANIFEST.json":
                 assert rebuilt[name] == data, f"fixtures/{stage.id}/{name} differs after a rebuild"
 
@@ -294,9 +297,9 @@ def test_a_fixture_file_is_hashed_again_only_when_its_stats_change(mini, monkeyp
 
 def test_weights_are_memory_mapped_views_equal_to_what_safetensors_reads(tmp_path: Path) -> None:
     """read_weights maps the file instead of copying it; the arrays are the library's, bit for bit, read-only."""
-    import torch
+    import struct
+
     from safetensors.numpy import load_file, save_file
-    from safetensors.torch import save_file as save_torch
 
     from grader.fixtures.inputs import read_weights
 
@@ -312,7 +315,8 @@ def test_weights_are_memory_mapped_views_equal_to_what_safetensors_reads(tmp_pat
             assert not got[key].flags.writeable
     assert set(read_weights(tmp_path / "mixed.safetensors", "a.", ("i*",))) == {"f64"}
     # bfloat16, which numpy lacks: the library reads it and says so (as before), nothing half-read
-    save_torch({"w": torch.ones(2, dtype=torch.bfloat16)}, str(tmp_path / "bf16.safetensors"))
+    header = json.dumps({"w": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}}).encode()
+    (tmp_path / "bf16.safetensors").write_bytes(struct.pack("<Q", len(header)) + header + b"\x80\x3f\x80\x3f")
     with pytest.raises(Exception, match="(?i)bf16|bfloat16|not understood|dtype"):
         read_weights(tmp_path / "bf16.safetensors")
     # a damaged header: the library's own error, not a crash in the grader's reader

@@ -72,7 +72,7 @@ def test_a_declared_tuple_is_not_noted_as_the_wrong_type(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    (UNCACHED, "the sequence is fed again, with no cache"),
+    pytest.param(UNCACHED, "the sequence is fed again, with no cache", marks=pytest.mark.slow),  # reruns it all
     (INLINED, "never called your run_attention_cached"),
 ], ids=["uncached", "inlined"])
 def test_right_tokens_without_a_working_cache_fail_and_say_why(tmp_path: Path, text: str, said: str) -> None:
