@@ -18,7 +18,9 @@ def student_source(root: Path, stage_id: str, wrong: bool = False) -> str:
     """A learner file for the stage whose functions are the reference's (wrong: scaled by 1.01, or changed)."""
     stage = load_course(root).stage(stage_id)
     reference = str(stage.dir / "reference.py")
-    lines = ["import importlib.util", "import types", "", "import numpy as np", "",
+    course_root = str(stage.dir.parent.parent)  # for the reference's `from common... import`
+    lines = ["import importlib.util", "import sys", "import types", "", "import numpy as np", "",
+             f"if {course_root!r} not in sys.path:", f"    sys.path.append({course_root!r})",
              f"_spec = importlib.util.spec_from_file_location('_bench_ref_{stage_id}', {reference!r})",
              "_ref = importlib.util.module_from_spec(_spec)", "_spec.loader.exec_module(_ref)",
              "_orig = types.SimpleNamespace(**vars(_ref))", "", "",
