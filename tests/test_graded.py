@@ -145,3 +145,29 @@ def test_hidden_decoy_outputs_are_reused_from_a_folder_graded_children_cannot_se
     second = grade.grade_stage(course, stage, opts)
     assert [c.diagnosis for c in first.cases] == [c.diagnosis for c in second.cases] == ["plus_two"] * 3
     assert sorted((course.root / ".grader" / "decoys").glob("*.npz")) == files
+
+
+def test_a_decoy_that_cannot_run_on_a_case_is_not_tried_again(mini, monkeypatch) -> None:
+    """A handout's decoy with no recording for a case raises each time; a failing save paid for it on every save."""
+    from grader.judge import decoys
+    from grader.judge.decoys import DecoyCache, Lazy
+
+    calls = []
+
+    def failing(*args, **kwargs):
+        calls.append(args)
+        raise KeyError("not recorded")
+
+    monkeypatch.setattr(decoys, "run_decoy", failing)
+    cache = DecoyCache()
+    stage = mini.stage("double")
+    case, decoy = stage.cases[0], stage.decoys[0]
+    for _ in range(3):
+        produce = cache.producer(stage, case, decoy.function, Lazy(lambda: {}), "digest")
+        with pytest.raises(LookupError):
+            produce()
+    assert len(calls) == 1
+    cache.forget()
+    with pytest.raises(KeyError):
+        cache.producer(stage, case, decoy.function, Lazy(lambda: {}), "digest")()
+    assert len(calls) == 2

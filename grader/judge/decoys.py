@@ -44,12 +44,14 @@ class DecoyCache:
     def __init__(self) -> None:
         self.memory: dict[Key, Outputs] = {}
         self.public: set[Key] = set()
+        self.failed: set[Key] = set()  # decoys that cannot run on a case (or were not recorded for it): not retried
         self.disk: Path | None = None  # set for graded runs: hidden cases' outputs go there, not to memory
 
     def forget(self) -> None:
         """Drop every kept output (in a graded child, before the submission's code runs)."""
         self.memory.clear()
         self.public.clear()
+        self.failed.clear()
 
     def public_since(self, known: set[Key]) -> dict[Key, Outputs]:
         """Public cases' outputs computed since `known` was taken (what a stage process sends back)."""
@@ -70,9 +72,16 @@ class DecoyCache:
         def produce() -> Outputs:
             if digest and key in self.memory:
                 return self.memory[key]
+            if digest and key in self.failed:
+                raise LookupError(f"decoy {name} does not run on case {case.id}")
             out = _load(disk, key) if disk is not None else None
             if out is None:
-                out = run_decoy(stage, case, name, inputs.get())
+                try:
+                    out = run_decoy(stage, case, name, inputs.get())
+                except Exception:
+                    if digest:  # the same inputs fail the same way: a handout's unrecorded decoy cost 100 ms a save
+                        self.failed.add(key)
+                    raise
                 if disk is not None:
                     _save(disk, key, out)
             if digest and disk is None:
