@@ -4,6 +4,8 @@
 
 Rows, in one run (the machine is shared and noisy: read the ratios):
   learner forward     a plain numpy float32 run_gpt2 (the learner's own code) on the stage's cases, in-process
+                      (numpy's default BLAS threads), and again in a fresh process with the threads the grader
+                      gives its child (grader/run/threads.py): the fair floor for the grader's overhead
   HF forward          transformers' GPT2LMHeadModel (float32, eval, no grad) on the same tokens
   grader, first run   the whole grade, expected logits computed by the float64 reference (once per file digest)
   grader, cached      the whole grade again: expected logits from .grader/external/
@@ -115,10 +117,27 @@ def _pss(root: int) -> float:
     return total
 
 
+def learner_forward_as_graded(course: Path, model: Path) -> float:
+    """The learner's forward in a fresh process with the BLAS threads the grader gives its child."""
+    from grader.run import threads
+
+    env = dict(os.environ)
+    for name in threads.VARIABLES:
+        env.pop(name, None)
+    threads.leave_a_core(env, ["--checkpoint"])
+    done = subprocess.run([sys.executable, __file__, "--learner-only", str(course), str(model)], env=env,
+                          capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layers", type=int, default=12, help="blocks (12 is GPT-2 124M)")
+    ap.add_argument("--learner-only", nargs=2, metavar=("COURSE", "MODEL"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.learner_only:
+        print(learner_forward(Path(args.learner_only[0]), Path(args.learner_only[1]))[0])
+        return
     work = Path(tempfile.mkdtemp(prefix="bench-gpt2-"))
     try:
         model = build_model(work / "gpt2-124m", args.layers)
@@ -127,10 +146,12 @@ def main() -> None:
         first, first_peak, how = grade(course, model)
         cached, cached_peak, _ = grade(course, model)
         learner, tokens = learner_forward(course, model)
+        same_threads = learner_forward_as_graded(course, model)
         hf = hf_forward(model, tokens)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    rows = {"learner forward (numpy, float32)": learner, "HF forward (torch, float32)": hf,
+    rows = {"learner forward (numpy, float32)": learner,
+            "learner forward, BLAS threads as graded": same_threads, "HF forward (torch, float32)": hf,
             "grader, first run (computes expected)": first, "grader, cached": cached}
     print(f"gpt2 stage on a {args.layers}-block 124M-shaped model ({weights / 1e6:.0f} MB of weights), "
           f"{len(tokens)} cases, T up to {max(t.shape[-1] for t in tokens)}; load {os.getloadavg()[0]:.1f}")
@@ -140,6 +161,9 @@ def main() -> None:
     print(f"  peak memory, cached     {cached_peak / 1e6:8.0f} MB = {cached_peak / weights:.2f}x the weights")
     over = cached / learner
     print(f"grader (cached) / learner forward = {over:.2f} (target <= 1.5): {'met' if over <= 1.5 else 'MISSED'}")
+    fair = cached / same_threads
+    print(f"grader (cached) / learner forward with the graded BLAS threads = {fair:.2f} (target <= 1.5): "
+          f"{'met' if fair <= 1.5 else 'MISSED'}")
     mem = cached_peak / weights
     print(f"peak memory (cached) / weights = {mem:.2f} (target <= 2): {'met' if mem <= 2 else 'MISSED'}")
     out = ROOT / "bench" / "results"

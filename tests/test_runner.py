@@ -323,4 +323,8 @@ def test_blas_threads_leave_a_core_for_the_graders_comparisons_unless_the_user_c
     n = threads.leave_a_core(env)
     assert n == max(1, len(os.sched_getaffinity(0)) - 1)
     assert env == {"OPENBLAS_NUM_THREADS": str(n), "OMP_NUM_THREADS": str(n), "MKL_NUM_THREADS": "3"}
-    assert "threads.leave_a_core()" in (ROOT / "grader" / "__main__.py").read_text().split("import main")[0]
+    assert "threads.leave_a_core(argv=sys.argv[1:])" in (ROOT / "grader" / "__main__.py").read_text().split(
+        "import main")[0]
+    big: dict[str, str] = {}
+    assert threads.leave_a_core(big, ["--stage", "gpt2", "--checkpoint", "m/model.safetensors"]) == \
+        len(os.sched_getaffinity(0))

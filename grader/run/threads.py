@@ -14,14 +14,20 @@ import os
 VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def leave_a_core(environ: dict[str, str] | None = None) -> int:
-    """Set the BLAS thread variables the user left unset to the cores we may use, less one (at least 1)."""
+def leave_a_core(environ: dict[str, str] | None = None, argv: list[str] | None = None) -> int:
+    """Set the BLAS thread variables the user left unset to the cores we may use, less one (at least 1).
+
+    Grading a learner's own checkpoint (`--checkpoint` in argv) takes every core: its few calls are large matrix
+    products and the comparisons between them small beside them (a 124M model, quiet machine: 4.0 s with two
+    threads, 4.7 s with one; bench/gpt2_checkpoint.py).
+    """
     env = os.environ if environ is None else environ
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    threads = max(1, cores - 1)
+    big = any(a == "--checkpoint" or a.startswith("--checkpoint=") for a in (argv or []))
+    threads = cores if big else max(1, cores - 1)
     for name in VARIABLES:
         env.setdefault(name, str(threads))
     return threads
