@@ -1,0 +1,90 @@
+"""The second red team's breaks of graded mode, each now a test that holds what SECURITY.md promises.
+
+tests/hostile/redteam/README.md ("round 2") lists every attack tried and its verdict; the hostile submissions are in
+tests/hostile/redteam/round2/. Each test failed on the code the red team attacked and passes on the fix; the batch
+tests run `python -m grader batch` in the jail (or --unsandboxed on a machine that cannot jail), with honest
+learners beside the hostile one, as the red team did.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from conftest import GRADED_FLAGS, ROOT, run_cli
+
+from grader.instructor.gradebook import Gradebook
+from grader.judge import loops
+
+ROUND2 = ROOT / "tests" / "hostile" / "redteam" / "round2"
+GOOD = {"double": "def run_double(x):\n    return 2 * x\n",
+        "combine": "def run_combine(x, y):\n    return 2 * x + y\n",
+        "split": "def run_split(x):\n    n = x.shape[-1] // 2\n    return {'left': x[..., :n], 'right': x[..., n:]}\n"}
+
+
+def hostile(name: str, **values: object) -> tuple[str, str]:
+    """(the stage module it replaces, its source with @@KEY@@ filled in) of a file in round2/."""
+    text = (ROUND2 / name).read_text()
+    for key, value in values.items():
+        text = text.replace(f"@@{key}@@", str(value))
+    return text.split("\n", 1)[0].removeprefix("# module:").strip(), text
+
+
+def learner(subs: Path, name: str, files: dict[str, str]) -> Path:
+    """A folder submission holding student/<module>.py for each entry."""
+    for module, source in files.items():
+        path = subs / name / "student" / f"{module}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+    return subs / name
+
+
+def batch(course: Path, subs: Path, db: Path, *flags: str, timeout: float = 240) -> dict[str, tuple[str, float]]:
+    """Run the batch (jailed where the machine can) and return id -> (state, points) from its gradebook."""
+    done = run_cli("batch", str(subs), "--db", str(db), "--jobs", "2", *GRADED_FLAGS, *flags, cwd=course,
+                   timeout=timeout)
+    assert done.returncode in (0, 1), done.stderr[-3000:]
+    book = Gradebook(db, "Mini course for the grader's own tests")
+    try:
+        rows = book.rows()
+        print({r.id: r.message for r in rows if r.state != "graded"})  # shown when a test fails
+        return {r.id: (r.state, r.points) for r in rows}
+    finally:
+        book.close()
+
+
+# --- 1. ReDoS in the import scanner -------------------------------------------------------------------------------
+
+PATHOLOGICAL = {  # each took the first pattern O(n²): two runs of spaces (or dots, or names) that could trade places
+    "from and spaces": "from" + " " * 200_000,
+    "from, spaces, newline": "x = 1\nfrom" + " " * 200_000 + "\n",
+    "from and dots": "from " + "." * 200_000 + " " * 1000,
+    "from, a name, spaces": "from a" + "b" * 200_000 + " " * 200_000 + "x",
+    "import and spaces": "from x import" + " " * 200_000 + "\n" + "import" + " " * 200_000,
+    "many short lines": "from  \n" * 50_000,
+}
+
+
+@pytest.mark.parametrize("source", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
+def test_the_import_scan_is_linear_in_what_the_learner_wrote(source: str) -> None:
+    started = time.monotonic()
+    assert loops.imported(source) <= {"student.x"}
+    assert time.monotonic() - started < 2.0  # the first pattern: about 45 s for 200,000 spaces, hours for 3 million
+
+
+def test_the_import_scan_still_reads_every_import_form() -> None:
+    source = ("from student import (gelu,\n    mlp)\nfrom . import conv1d as c\nfrom .softmax import run\n"
+              "import student.layernorm as ln, numpy\n    from student.block import run_block\nfrom .. import up\n")
+    assert loops.imported(source) == {"student.gelu", "student.conv1d", "student.softmax", "student.layernorm",
+                                      "student.block", "student.up"}
+
+
+@pytest.mark.slow  # a batch of two learners in the jail: about 15 s
+def test_a_redos_line_in_a_learners_file_does_not_hang_the_batch(mini_template: Path, tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    learner(subs, "alice", GOOD)
+    module, source = hostile("redos_import.py", SPACES=" " * 3_000_000)
+    learner(subs, "eve", {**GOOD, module: source})
+    rows = batch(mini_template, subs, tmp_path / "book.sqlite", timeout=180)  # before: never returned
+    assert rows == {"alice": ("graded", 7.0), "eve": ("graded", 7.0)}
