@@ -88,3 +88,27 @@ def test_a_redos_line_in_a_learners_file_does_not_hang_the_batch(mini_template: 
     learner(subs, "eve", {**GOOD, module: source})
     rows = batch(mini_template, subs, tmp_path / "book.sqlite", timeout=180)  # before: never returned
     assert rows == {"alice": ("graded", 7.0), "eve": ("graded", 7.0)}
+
+
+# --- 5. A forged faulthandler stack -------------------------------------------------------------------------------
+
+def test_a_forged_stack_line_names_no_line_and_raises_nothing(tmp_path: Path) -> None:
+    from grader.run import capture
+
+    (tmp_path / "double.py").write_text("def run_double(x):\n    while True:\n        pass\n")
+    forged = 'File "/submission/student/double.py", line ' + "9" * 5000 + " in run_double\n"
+    true = 'File "/submission/student/double.py", line 3 in run_double\n'
+    assert capture.learner_line(forged, ["/submission/student"], str(tmp_path)) is None  # before: ValueError
+    assert capture.learner_line(forged + true, ["/submission/student"], str(tmp_path)) == "student/double.py:3  pass"
+
+
+@pytest.mark.slow  # a batch in the jail with a call that loops to its timeout: about 20 s
+def test_a_forged_stack_is_the_learners_timeout_not_a_grader_error(mini_template: Path, tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    learner(subs, "alice", GOOD)
+    module, source = hostile("forged_stack.py")
+    learner(subs, "mallory", {**GOOD, module: source})
+    lms = tmp_path / "lms.csv"
+    rows = batch(mini_template, subs, tmp_path / "book.sqlite", "--stage", "double", "--lms", str(lms))
+    assert rows == {"alice": ("graded", 4.0), "mallory": ("graded", 0.0)}  # before: mallory an "error" row
+    assert lms.read_text().splitlines()[1:] == ["alice,4", "mallory,0"]  # a zero is imported, not a blank
