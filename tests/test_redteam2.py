@@ -112,3 +112,31 @@ def test_a_forged_stack_is_the_learners_timeout_not_a_grader_error(mini_template
     rows = batch(mini_template, subs, tmp_path / "book.sqlite", "--stage", "double", "--lms", str(lms))
     assert rows == {"alice": ("graded", 4.0), "mallory": ("graded", 0.0)}  # before: mallory an "error" row
     assert lms.read_text().splitlines()[1:] == ["alice,4", "mallory,0"]  # a zero is imported, not a blank
+
+
+# --- found while running these: a concurrent grader's sweep took a live grader's new staging folder ----------------
+
+def test_a_sweep_never_takes_a_folder_its_maker_is_about_to_lock(tmp_path: Path) -> None:
+    """Between making its lock file and locking it, a folder looked abandoned to any other grader's sweep.
+
+    Seen as "the grader failed on this submission: FileNotFoundError ... 'jobs'" in one batch in about five, while
+    other test suites ran on the machine; a stress run of two makers and two sweepers lost 26 live folders of 4000.
+    """
+    import os
+    import tempfile
+
+    from grader.run.jail import staging
+
+    prefix = f"redteam2-sweep-{os.getpid()}x-"  # this test's own folders: nobody else's are touched
+    making = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
+    (making / staging.LOCK).touch()  # made, not yet locked
+    dead = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
+    (dead / staging.LOCK).touch()
+    os.utime(dead / staging.LOCK, (time.time() - 2 * staging.UNLOCKED_AGE,) * 2)  # its maker died long ago
+    live = staging.locked_folder(prefix)
+    try:
+        assert staging.sweep(prefix) == 1
+        assert making.exists() and live.exists() and not dead.exists()
+    finally:
+        staging.remove(live)
+        __import__("shutil").rmtree(making, ignore_errors=True)
