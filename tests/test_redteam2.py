@@ -90,6 +90,46 @@ def test_a_redos_line_in_a_learners_file_does_not_hang_the_batch(mini_template: 
     assert rows == {"alice": ("graded", 7.0), "eve": ("graded", 7.0)}
 
 
+# --- 2. A helper file whose name is not UTF-8 ---------------------------------------------------------------------
+
+def test_a_helper_name_that_is_not_utf8_enters_as_printable_text(tmp_path: Path) -> None:
+    import os
+
+    from grader.instructor import submissions
+
+    sub = learner(tmp_path / "subs", "aaron", {"double": GOOD["double"]})
+    with open(os.path.join(os.fsencode(sub / "student"), b"\xff\x1b.py"), "w") as f:
+        f.write("X = 1\n")
+    written = submissions.unpack(submissions.Submission("aaron", sub), tmp_path / "out", declared=["student/double.py"])
+    assert sorted(written) == ["student/\\xff\\x1b.py", "student/double.py"]
+    "".join(written).encode("utf-8")  # the gradebook, CSV and JSON can hold it: before, '\udcff' raised there
+
+
+def test_a_record_the_gradebook_cannot_hold_is_that_learners_error_row(tmp_path: Path) -> None:
+    from grader.instructor import batch as batches
+    from grader.instructor.gradebook import Entry
+
+    book = Gradebook(tmp_path / "book.sqlite", "course")
+    bad = Entry("aaron", "d" * 64, "graded", fingerprints={"student/\udcff.py": [1, 2, 3]}, max_points=4.0)
+    recorded = batches._record(book, bad)  # the last guard, should any text get past intake.printable
+    assert recorded.state == "error" and "UnicodeEncodeError" in recorded.message
+    assert [(r.id, r.state) for r in book.rows()] == [("aaron", "error")]
+    book.close()
+
+
+@pytest.mark.slow  # a batch of two in the jail: about 10 s
+def test_a_non_utf8_helper_name_neither_stops_the_batch_nor_the_learner(mini_template: Path, tmp_path: Path) -> None:
+    import os
+
+    subs = tmp_path / "subs"
+    learner(subs, "alice", GOOD)
+    aaron = learner(subs, "aaron", GOOD)
+    with open(os.path.join(os.fsencode(aaron / "student"), b"\xff.py"), "w") as f:
+        f.write("X = 1\n")
+    rows = batch(mini_template, subs, tmp_path / "book.sqlite")  # before: UnicodeEncodeError, the batch stopped
+    assert rows == {"alice": ("graded", 7.0), "aaron": ("graded", 7.0)}
+
+
 # --- 5. A forged faulthandler stack -------------------------------------------------------------------------------
 
 def test_a_forged_stack_line_names_no_line_and_raises_nothing(tmp_path: Path) -> None:
