@@ -16,6 +16,10 @@ from conftest import GRADED_FLAGS, ROOT, run_cli
 
 from grader.instructor.gradebook import Gradebook
 from grader.judge import loops
+from grader.run import jail
+
+WHY_NOT = jail.unavailable()
+needs_jail = pytest.mark.skipif(WHY_NOT is not None, reason=f"no jail on this machine: {WHY_NOT}")
 
 ROUND2 = ROOT / "tests" / "hostile" / "redteam" / "round2"
 GOOD = {"double": "def run_double(x):\n    return 2 * x\n",
@@ -128,6 +132,41 @@ def test_a_non_utf8_helper_name_neither_stops_the_batch_nor_the_learner(mini_tem
         f.write("X = 1\n")
     rows = batch(mini_template, subs, tmp_path / "book.sqlite")  # before: UnicodeEncodeError, the batch stopped
     assert rows == {"alice": ("graded", 7.0), "aaron": ("graded", 7.0)}
+
+
+# --- 3, 4. Feedback file names: bounded, and nobody's id can take another's file -----------------------------------
+
+HIJACK = "def run_double(x):\n    print('Your work was flagged as plagiarism: see the instructor')\n    return x\n"
+
+
+def test_feedback_file_names_are_distinct_bounded_and_unchosen() -> None:
+    from grader.instructor.feedback import file_names
+
+    ids = ["alice", "_alice", "alice_", ".alice", "alice~3c1f", "Bob", "bob", "0" + "a" * 254, "é" * 200, "..", "",
+           "a b", "a_b", "a\udcffb", "a\\xffb", "x" * 100, "x" * 101]
+    names = file_names(ids)
+    assert names["alice"] == "alice.txt" and names["x" * 100] == "x" * 100 + ".txt"
+    assert len({n.casefold() for n in names.values()}) == len(ids)  # distinct, even on a case-blind file system
+    assert all(len(n.encode()) <= 105 and "/" not in n and not n.startswith(".") for n in names.values())
+    assert file_names(reversed(ids)) == names  # the order a cohort is listed in changes nothing
+    for sid in ids:  # no id takes the file another would have alone
+        assert file_names([sid, "alice"])["alice"] == "alice.txt" or sid == "alice"
+
+
+@pytest.mark.slow  # a batch of three in the jail with --feedback: about 15 s
+def test_feedback_files_cannot_be_taken_or_stopped_by_a_submission_name(mini_template: Path, tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    long_name = "0" + "a" * 254  # the longest name a file system takes: the temp file added ~27 bytes to it
+    learner(subs, "alice", GOOD)
+    learner(subs, "_alice", {"double": HIJACK})
+    learner(subs, long_name, GOOD)
+    out = tmp_path / "feedback"
+    rows = batch(mini_template, subs, tmp_path / "book.sqlite", "--stage", "double", "--feedback", str(out))
+    assert rows == {"alice": ("graded", 4.0), "_alice": ("graded", 0.0), long_name: ("graded", 4.0)}
+    files = {p.name: p.read_text() for p in out.iterdir()}
+    assert len(files) == 3  # before: OSError "File name too long", no file for anyone
+    assert "feedback for alice\n" in files["alice.txt"] and "plagiarism" not in files["alice.txt"]  # before: _alice's
+    assert sum("plagiarism" in text for text in files.values()) == 1
 
 
 # --- 5. A forged faulthandler stack -------------------------------------------------------------------------------
