@@ -193,6 +193,59 @@ def test_a_forged_stack_is_the_learners_timeout_not_a_grader_error(mini_template
     assert lms.read_text().splitlines()[1:] == ["alice,4", "mallory,0"]  # a zero is imported, not a blank
 
 
+# --- 6, 7. Similarity fingerprints: bounded work, bounded storage --------------------------------------------------
+
+def _helpers(folder: Path, count: int, body: str) -> list[str]:
+    (folder / "student").mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        (folder / "student" / f"helper{i}.py").write_text(body)
+    return [f"student/helper{i}.py" for i in range(count)]
+
+
+def test_fingerprinting_a_huge_submission_takes_about_a_second(tmp_path: Path) -> None:
+    from grader.instructor import similarity
+
+    written = _helpers(tmp_path, 3, "X = (" + "a+" * 2_090_000 + "a)\n")  # 4 MiB each: 36 s a file before
+    (tmp_path / "student" / "zz_stage.py").write_text(GOOD["double"] * 20 + "def f(a, b):\n    return a @ b.T\n")
+    started = time.monotonic()
+    prints = similarity.of_files(tmp_path, ["student/zz_stage.py", *written], first=["student/zz_stage.py"])
+    assert time.monotonic() - started < 10.0
+    assert "student/zz_stage.py" in prints  # the stage file is read first, whatever its name
+    assert sum(map(len, prints.values())) <= similarity.MAX_PRINTS
+
+
+def test_a_submissions_fingerprints_are_bounded_in_the_gradebook(tmp_path: Path) -> None:
+    from grader.instructor import similarity
+    from grader.instructor.gradebook import Entry
+
+    numbers = "X = (" + "+".join(str(n) for n in range(700_000)) + ")\n"  # 4.6 MB of distinct numbers
+    written = _helpers(tmp_path, 3, numbers)
+    book = Gradebook(tmp_path / "book.sqlite", "course")
+    book.record(Entry("trent", "d" * 64, "graded", fingerprints=similarity.of_files(tmp_path, written)))
+    stored = book.db.execute("SELECT sum(length(hashes)) FROM fingerprints").fetchone()[0]
+    assert stored <= 8 * similarity.MAX_PRINTS  # before: 36 MB for 15 such files, and every `report` read it all
+    book.close()
+
+
+@pytest.mark.slow  # a batch of two in the jail, one with 12 MB of helpers: about 20 s
+def test_huge_helpers_cost_the_batch_and_the_report_little(mini_template: Path, tmp_path: Path) -> None:
+    from grader.instructor import similarity
+
+    subs = tmp_path / "subs"
+    learner(subs, "alice", GOOD)
+    _helpers(learner(subs, "trent", GOOD), 3, "X = (" + "+".join(str(n) for n in range(600_000)) + ")\n")
+    db = tmp_path / "book.sqlite"
+    started = time.monotonic()
+    rows = batch(mini_template, subs, db)
+    assert rows == {"alice": ("graded", 7.0), "trent": ("graded", 7.0)}
+    assert time.monotonic() - started < 120  # before: about 30 s a helper, after the jail, and not in the row's time
+    book = Gradebook(db, "Mini course for the grader's own tests")
+    assert sum(map(len, book.fingerprints()["trent"].values())) <= similarity.MAX_PRINTS
+    book.close()
+    report = run_cli("report", "--db", str(db), cwd=mini_template)
+    assert report.returncode == 0, report.stderr
+
+
 # --- found while running these: a concurrent grader's sweep took a live grader's new staging folder ----------------
 
 def test_a_sweep_never_takes_a_folder_its_maker_is_about_to_lock(tmp_path: Path) -> None:

@@ -80,9 +80,9 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
             report = paths.scrub_report(upstream.grade_stages(course, scratch, settings),
                                         _places(course, sub, scratch))
         compute = sum(c.seconds for s in report.stages for c in s.cases)
+        prints = similarity.of_files(scratch, written, [s.student_file for s in course.stages])  # in the time below
         return Entry(sub.id, digest, "graded", report=report, seconds=time.monotonic() - started,
-                     compute_seconds=compute, submitted_at=late.submitted_at(scratch, written),
-                     fingerprints=similarity.of_files(scratch, written),
+                     compute_seconds=compute, submitted_at=late.submitted_at(scratch, written), fingerprints=prints,
                      message=UNJAILED if options.unsandboxed else "")
     except FixtureError:
         raise  # the course's problem, not this submission's: the batch stops with the message
