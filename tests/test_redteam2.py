@@ -94,6 +94,65 @@ def test_a_redos_line_in_a_learners_file_does_not_hang_the_batch(mini_template: 
     assert rows == {"alice": ("graded", 7.0), "eve": ("graded", 7.0)}
 
 
+# --- 5. A forged faulthandler stack -------------------------------------------------------------------------------
+
+def test_a_forged_stack_line_names_no_line_and_raises_nothing(tmp_path: Path) -> None:
+    from grader.run import capture
+
+    (tmp_path / "double.py").write_text("def run_double(x):\n    while True:\n        pass\n")
+    forged = 'File "/submission/student/double.py", line ' + "9" * 5000 + " in run_double\n"
+    true = 'File "/submission/student/double.py", line 3 in run_double\n'
+    assert capture.learner_line(forged, ["/submission/student"], str(tmp_path)) is None  # before: ValueError
+    assert capture.learner_line(forged + true, ["/submission/student"], str(tmp_path)) == "student/double.py:3  pass"
+
+
+@pytest.mark.slow  # a batch in the jail with a call that loops to its timeout: about 20 s
+def test_a_forged_stack_is_the_learners_timeout_not_a_grader_error(mini_template: Path, tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    learner(subs, "alice", GOOD)
+    module, source = hostile("forged_stack.py")
+    learner(subs, "mallory", {**GOOD, module: source})
+    lms = tmp_path / "lms.csv"
+    rows = batch(mini_template, subs, tmp_path / "book.sqlite", "--stage", "double", "--lms", str(lms))
+    assert rows == {"alice": ("graded", 4.0), "mallory": ("graded", 0.0)}  # before: mallory an "error" row
+    assert lms.read_text().splitlines()[1:] == ["alice,4", "mallory,0"]  # a zero is imported, not a blank
+
+
+# --- 3, 4. Feedback file names: bounded, and nobody's id can take another's file -----------------------------------
+
+HIJACK = "def run_double(x):\n    print('Your work was flagged as plagiarism: see the instructor')\n    return x\n"
+
+
+def test_feedback_file_names_are_distinct_bounded_and_unchosen() -> None:
+    from grader.instructor.feedback import file_names
+
+    ids = ["alice", "_alice", "alice_", ".alice", "alice~3c1f", "Bob", "bob", "0" + "a" * 254, "é" * 200, "..", "",
+           "a b", "a_b", "a\udcffb", "a\\xffb", "x" * 100, "x" * 101]
+    names = file_names(ids)
+    assert names["alice"] == "alice.txt" and names["x" * 100] == "x" * 100 + ".txt"
+    assert len({n.casefold() for n in names.values()}) == len(ids)  # distinct, even on a case-blind file system
+    assert all(len(n.encode()) <= 105 and "/" not in n and not n.startswith(".") for n in names.values())
+    assert file_names(reversed(ids)) == names  # the order a cohort is listed in changes nothing
+    for sid in ids:  # no id takes the file another would have alone
+        assert file_names([sid, "alice"])["alice"] == "alice.txt" or sid == "alice"
+
+
+@pytest.mark.slow  # a batch of three in the jail with --feedback: about 15 s
+def test_feedback_files_cannot_be_taken_or_stopped_by_a_submission_name(mini_template: Path, tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    long_name = "0" + "a" * 254  # the longest name a file system takes: the temp file added ~27 bytes to it
+    learner(subs, "alice", GOOD)
+    learner(subs, "_alice", {"double": HIJACK})
+    learner(subs, long_name, GOOD)
+    out = tmp_path / "feedback"
+    rows = batch(mini_template, subs, tmp_path / "book.sqlite", "--stage", "double", "--feedback", str(out))
+    assert rows == {"alice": ("graded", 4.0), "_alice": ("graded", 0.0), long_name: ("graded", 4.0)}
+    files = {p.name: p.read_text() for p in out.iterdir()}
+    assert len(files) == 3  # before: OSError "File name too long", no file for anyone
+    assert "feedback for alice\n" in files["alice.txt"] and "plagiarism" not in files["alice.txt"]  # before: _alice's
+    assert sum("plagiarism" in text for text in files.values()) == 1
+
+
 # --- 2. A helper file whose name is not UTF-8 ---------------------------------------------------------------------
 
 def test_a_helper_name_that_is_not_utf8_enters_as_printable_text(tmp_path: Path) -> None:
@@ -132,65 +191,6 @@ def test_a_non_utf8_helper_name_neither_stops_the_batch_nor_the_learner(mini_tem
         f.write("X = 1\n")
     rows = batch(mini_template, subs, tmp_path / "book.sqlite")  # before: UnicodeEncodeError, the batch stopped
     assert rows == {"alice": ("graded", 7.0), "aaron": ("graded", 7.0)}
-
-
-# --- 3, 4. Feedback file names: bounded, and nobody's id can take another's file -----------------------------------
-
-HIJACK = "def run_double(x):\n    print('Your work was flagged as plagiarism: see the instructor')\n    return x\n"
-
-
-def test_feedback_file_names_are_distinct_bounded_and_unchosen() -> None:
-    from grader.instructor.feedback import file_names
-
-    ids = ["alice", "_alice", "alice_", ".alice", "alice~3c1f", "Bob", "bob", "0" + "a" * 254, "é" * 200, "..", "",
-           "a b", "a_b", "a\udcffb", "a\\xffb", "x" * 100, "x" * 101]
-    names = file_names(ids)
-    assert names["alice"] == "alice.txt" and names["x" * 100] == "x" * 100 + ".txt"
-    assert len({n.casefold() for n in names.values()}) == len(ids)  # distinct, even on a case-blind file system
-    assert all(len(n.encode()) <= 105 and "/" not in n and not n.startswith(".") for n in names.values())
-    assert file_names(reversed(ids)) == names  # the order a cohort is listed in changes nothing
-    for sid in ids:  # no id takes the file another would have alone
-        assert file_names([sid, "alice"])["alice"] == "alice.txt" or sid == "alice"
-
-
-@pytest.mark.slow  # a batch of three in the jail with --feedback: about 15 s
-def test_feedback_files_cannot_be_taken_or_stopped_by_a_submission_name(mini_template: Path, tmp_path: Path) -> None:
-    subs = tmp_path / "subs"
-    long_name = "0" + "a" * 254  # the longest name a file system takes: the temp file added ~27 bytes to it
-    learner(subs, "alice", GOOD)
-    learner(subs, "_alice", {"double": HIJACK})
-    learner(subs, long_name, GOOD)
-    out = tmp_path / "feedback"
-    rows = batch(mini_template, subs, tmp_path / "book.sqlite", "--stage", "double", "--feedback", str(out))
-    assert rows == {"alice": ("graded", 4.0), "_alice": ("graded", 0.0), long_name: ("graded", 4.0)}
-    files = {p.name: p.read_text() for p in out.iterdir()}
-    assert len(files) == 3  # before: OSError "File name too long", no file for anyone
-    assert "feedback for alice\n" in files["alice.txt"] and "plagiarism" not in files["alice.txt"]  # before: _alice's
-    assert sum("plagiarism" in text for text in files.values()) == 1
-
-
-# --- 5. A forged faulthandler stack -------------------------------------------------------------------------------
-
-def test_a_forged_stack_line_names_no_line_and_raises_nothing(tmp_path: Path) -> None:
-    from grader.run import capture
-
-    (tmp_path / "double.py").write_text("def run_double(x):\n    while True:\n        pass\n")
-    forged = 'File "/submission/student/double.py", line ' + "9" * 5000 + " in run_double\n"
-    true = 'File "/submission/student/double.py", line 3 in run_double\n'
-    assert capture.learner_line(forged, ["/submission/student"], str(tmp_path)) is None  # before: ValueError
-    assert capture.learner_line(forged + true, ["/submission/student"], str(tmp_path)) == "student/double.py:3  pass"
-
-
-@pytest.mark.slow  # a batch in the jail with a call that loops to its timeout: about 20 s
-def test_a_forged_stack_is_the_learners_timeout_not_a_grader_error(mini_template: Path, tmp_path: Path) -> None:
-    subs = tmp_path / "subs"
-    learner(subs, "alice", GOOD)
-    module, source = hostile("forged_stack.py")
-    learner(subs, "mallory", {**GOOD, module: source})
-    lms = tmp_path / "lms.csv"
-    rows = batch(mini_template, subs, tmp_path / "book.sqlite", "--stage", "double", "--lms", str(lms))
-    assert rows == {"alice": ("graded", 4.0), "mallory": ("graded", 0.0)}  # before: mallory an "error" row
-    assert lms.read_text().splitlines()[1:] == ["alice,4", "mallory,0"]  # a zero is imported, not a blank
 
 
 # --- 6, 7. Similarity fingerprints: bounded work, bounded storage --------------------------------------------------
@@ -244,6 +244,61 @@ def test_huge_helpers_cost_the_batch_and_the_report_little(mini_template: Path, 
     book.close()
     report = run_cli("report", "--db", str(db), cwd=mini_template)
     assert report.returncode == 0, report.stderr
+
+
+# --- 16. A correct tokenizer failed in the jail: the jail lacked the course's runtime dependencies -----------------
+
+def test_the_fallback_requirements_are_pyprojects() -> None:
+    """A grader copy that is not installed (the Gradescope bundle) falls back to this list: pyproject.toml's."""
+    import tomllib
+
+    from grader.run.jail import packages
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert list(packages.FALLBACK) == project["dependencies"]
+
+
+def test_the_jail_shows_every_runtime_dependency() -> None:
+    from grader.run.jail import packages
+    from grader.run.jail.mounts import SITE_IN_JAIL, Settings, runtime
+
+    rt = runtime(Settings().packages)
+    shown = {b.dest for b in rt.binds}
+    for requirement in packages.requirements():  # numpy, safetensors, regex (the tokenizer's), pyyaml...
+        module = {"pyyaml": "yaml"}.get(packages.name(requirement), packages.name(requirement))
+        assert f"{SITE_IN_JAIL}/{module}" in shown, (requirement, sorted(shown))
+    assert "regex" in rt.packages  # before: numpy and safetensors only
+    assert not any(b.dest.endswith(("/pytest", "/torch", "/hypothesis")) for b in rt.binds)  # the test extra: not
+
+
+@needs_jail
+@pytest.mark.slow  # the real course's tokenizer, 20 cases in the jail: about 10 s
+def test_the_reference_tokenizer_passes_in_the_jail(tmp_path: Path) -> None:
+    from grader.course import load_course, stagecode
+    from grader.judge import grade
+
+    course = load_course(ROOT)
+    stage = course.stage("tokenizer")
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "__init__.py").write_text("")
+    (tmp_path / stage.student_file).write_text(stagecode.as_learner_file(stage))  # `import regex`, as told to
+    result = grade.grade_stage(course, stage, grade.Options(root=tmp_path, graded=True))
+    assert result.passed, [(c.case, c.status.value, c.message[:200]) for c in result.cases if not c.passed]
+
+
+@needs_jail
+@pytest.mark.slow  # check of one mini stage, its fixtures rebuilt first: about 10 s
+def test_check_fails_a_reference_that_imports_what_the_jail_lacks(mini_template: Path, tmp_path: Path) -> None:
+    from conftest import copy_course
+
+    root = copy_course(mini_template, tmp_path / "course")
+    reference = root / "stages" / "double" / "reference.py"
+    reference.write_text("import pytest  # installed here, not a runtime dependency\n" + reference.read_text())
+    assert run_cli("fixtures", "build", "--stage", "double", cwd=root).returncode == 0
+    done = run_cli("check", "--stage", "double", cwd=root)
+    assert "ok   double: the reference passes every case (" in done.stdout  # in the grader, where pytest is
+    assert "FAIL double: the reference passes every case in the jail" in done.stdout, done.stdout
+    assert "No module named 'pytest'" in done.stdout and done.returncode == 1
 
 
 # --- found while running these: a concurrent grader's sweep took a live grader's new staging folder ----------------

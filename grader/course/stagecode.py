@@ -63,6 +63,13 @@ def reference(stage: Stage, function_name: str) -> Callable[..., Any]:
     return function(stage, "reference.py", f.reference, f.params)
 
 
+def as_learner_file(stage: Stage) -> str:
+    """The stage's reference.py as a learner's file: its text, and the learner's names for its functions."""
+    source = (stage.dir / "reference.py").read_text(encoding="utf-8")
+    names = [f"{f.name} = {f.reference}\n" for f in stage.functions if f.name != f.reference]
+    return source + ("\n\n# the learner's names for the reference's functions\n" if names else "") + "".join(names)
+
+
 def forget(stage_id: str | None = None) -> None:
     """Drop the imported stage modules (of one stage, or all): the next use imports them afresh."""
     prefix = layout.STAGE_MODULE_PREFIX + (f"{stage_id}_" if stage_id else "")

@@ -14,7 +14,6 @@ in a folder (reference.py~, .decoys.py.swp, solutions/*.ipynb) can ship by accid
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import io
 import json
 import os
@@ -31,9 +30,9 @@ from grader import fixtures, templating
 from grader.course import Course, Stage, derived, load_course, stagecode
 from grader.course import render as course_render
 from grader.errors import UsageError
+from grader.run.jail import packages
 
 RECORDED = "recorded"  # stages/<id>/recorded/: decoy outputs on the copy's cases
-FALLBACK_REQUIREMENTS = ["numpy>=1.24", "pyyaml>=6", "jinja2>=3.1", "safetensors>=0.4", "watchfiles>=0.21"]
 
 
 @dataclass
@@ -168,12 +167,8 @@ def copy_grader(dest: Path, package: Path | None = None) -> None:
 
 
 def requirements() -> list[str]:
-    """The grader's runtime dependencies (not the test extra)."""
-    try:
-        reqs = importlib.metadata.requires("gpt2-course") or []
-    except importlib.metadata.PackageNotFoundError:
-        return list(FALLBACK_REQUIREMENTS)
-    return [r for r in reqs if "extra ==" not in r] or list(FALLBACK_REQUIREMENTS)
+    """The grader's runtime dependencies (not the test extra): what a learner installs, and a jail shows."""
+    return packages.requirements()
 
 
 def render(name: str, **values: Any) -> str:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader.course import Course, Stage
+from grader.course import Course, Stage, stagecode
 from grader.judge import grade, loops
 from grader.judge.sources import CaseSource
 from grader.report.casetext import upstream_sentence
@@ -141,12 +141,9 @@ def with_references(course: Course, stage: Stage, root: Path, options: grade.Opt
         deps = [course.stage(d) for d in earlier(course, stage)]
         looping = {m: why for m, why in options.looping.items() if m not in {d.module for d in deps}}  # replaced
         for dep in deps:
-            source = (dep.dir / "reference.py").read_text(encoding="utf-8")
-            names = [f"{f.name} = {f.reference}\n" for f in dep.functions if f.name != f.reference]
             target = copy / dep.student_file
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(source + ("\n\n# the learner's names for the reference's functions\n" if names else "")
-                              + "".join(names), encoding="utf-8")
+            target.write_text(stagecode.as_learner_file(dep), encoding="utf-8")
         assert options.jail is not None
         with Jail(copy, options.jail.settings) as box:
             return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, jail=box,
