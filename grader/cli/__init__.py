@@ -167,6 +167,6 @@ def _check(course: Any, stage_id: str | None) -> int:
         mark = "skip" if line.skipped else "ok  " if line.ok else "FAIL"
         print(f"{mark} {line.stage}: {line.what}" + (f" ({line.detail})" if line.detail else ""))
     skipped = sum(line.skipped for line in report.lines)
-    tail = f"; {skipped} need the instructor's copy and were skipped" if skipped else ""
+    tail = f"; {skipped} skipped (each line says why)" if skipped else ""
     print(("check passed" if report.ok else "check FAILED") + tail)
     return 0 if report.ok else 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -27,7 +28,7 @@ from pathlib import Path
 from grader import fixtures
 from grader.course import Course, Stage
 from grader.errors import FixtureError, GraderError
-from grader.instructor import late, paths, regrade, similarity, submissions, upstream
+from grader.instructor import intake, late, paths, regrade, similarity, submissions, upstream
 from grader.instructor.gradebook import Entry, Gradebook
 from grader.results import UNJAILED
 from grader.run.jail import Jail, discard_spare, require, staging
@@ -79,14 +80,14 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
             report = paths.scrub_report(upstream.grade_stages(course, scratch, settings),
                                         _places(course, sub, scratch))
         compute = sum(c.seconds for s in report.stages for c in s.cases)
+        prints = similarity.of_files(scratch, written, [s.student_file for s in course.stages])  # in the time below
         return Entry(sub.id, digest, "graded", report=report, seconds=time.monotonic() - started,
-                     compute_seconds=compute, submitted_at=late.submitted_at(scratch, written),
-                     fingerprints=similarity.of_files(scratch, written),
+                     compute_seconds=compute, submitted_at=late.submitted_at(scratch, written), fingerprints=prints,
                      message=UNJAILED if options.unsandboxed else "")
     except FixtureError:
         raise  # the course's problem, not this submission's: the batch stops with the message
     except Exception as e:  # noqa: BLE001 - one submission's grader failure must not stop the cohort
-        return Entry(sub.id, digest, "error", message=submissions.printable(paths.scrub(
+        return Entry(sub.id, digest, "error", message=intake.printable(paths.scrub(
             f"the grader failed on this submission: {type(e).__name__}: {e}", _places(course, sub, scratch))),
             seconds=time.monotonic() - started, max_points=upstream.max_points(course, options.stages))
     finally:
@@ -168,13 +169,31 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     refused = [Entry(sub.id, "", "rejected", message=why) for sub, why in plan.refused]
     for done, entry in enumerate(itertools.chain(refused, _results(course, plan.todo, options)), 1):  # as graded
         entry.course_key = plan.state.key
-        book.record(entry)
+        entry = _record(book, entry)
         kind = {"graded": "graded", "rejected": "rejected", "error": "errors"}[entry.state]
         setattr(summary, kind, getattr(summary, kind) + 1)
         if progress:
             progress(entry, done, len(plan.todo) + len(refused))
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _record(book: Gradebook, entry: Entry) -> Entry:
+    """Write one submission; a record the gradebook cannot hold is that learner's error row, never the batch's end.
+
+    Text from a submission is made safe where it enters (intake.printable), so this is the last guard, not
+    the policy. A gradebook that cannot be written at all (a full disk, a lock) still stops the batch.
+    """
+    try:
+        book.record(entry)
+        return entry
+    except (ValueError, OverflowError, sqlite3.InterfaceError, sqlite3.DataError, sqlite3.IntegrityError) as e:
+        failed = Entry(entry.id, entry.digest, "error", message=intake.printable(
+            f"the gradebook could not hold this submission's record: {type(e).__name__}: {e}")[:500],
+            seconds=entry.seconds, max_points=entry.report.max_points if entry.report else entry.max_points)
+        failed.course_key = entry.course_key
+        book.record(failed)
+        return failed
 
 
 def _results(course: Course, todo: list[tuple[submissions.Submission, str]],

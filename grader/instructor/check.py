@@ -1,7 +1,9 @@
 """`python -m grader check`: the course's self-test (rustlings' `dev check`, nbgrader's `validate --invert`).
 
-Fixtures match their manifest; every reference passes every case; every decoy fails and is named as itself; the
-common modules a handout would ship are public; every stub reports "not started" on every case.
+Fixtures match their manifest; every reference passes every case, in the grader and then as a learner's file in
+the jail, as `batch` and Gradescope grade (what the jail lacks, a package the stage tells learners to import, fails
+here rather than in every learner's grade); every decoy fails and is named as itself; the common modules a handout
+would ship are public; every stub reports "not started" on every case.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from grader import fixtures
 from grader.course import derived, render, stagecode
 from grader.course.model import Course, Stage
 from grader.errors import FixtureError
+from grader.instructor import upstream
 from grader.judge import grade
 from grader.results import StageResult, Status
+from grader.run import jail
 
 
 @dataclass
@@ -76,6 +80,7 @@ def check(course: Course, stages: list[Stage]) -> CheckReport:
             bad = [c.case for c in result.cases if c.status is not Status.TODO]
             add(CheckLine(stage.id, "the stub reports 'not started' on every case", not bad,
                           f"cases not TODO: {bad}" if bad else ""))
+    _check_jailed(course, [s for s in stages if (s.dir / "reference.py").exists()], report)
     return report
 
 
@@ -91,12 +96,39 @@ def _check_shipped(course: Course, stage: Stage, report: CheckReport) -> None:
         "; ".join(bad) + " (not under `common: public:` in course.yaml, so a handout cannot hold them)" if bad else ""))
 
 
+def _failures(result: StageResult) -> list[str]:
+    return [f"{c.case} ({c.status.value}: {c.message or next((x.problem for x in c.comparisons if x.problem), '')})"
+            for c in result.cases if not c.passed]
+
+
+def _check_jailed(course: Course, stages: list[Stage], report: CheckReport) -> None:
+    """Each reference, written as a learner's file (and those of every stage, for their imports), graded in a jail."""
+    what = "the reference passes every case in the jail (graded mode)"
+    why = jail.unavailable()
+    if why is not None:
+        report.lines += [CheckLine(s.id, what, True, f"skipped: this machine cannot jail ({why})", skipped=True)
+                         for s in stages]
+        return
+    with tempfile.TemporaryDirectory(prefix="grader-check-") as tmp:
+        root = Path(tmp)
+        (root / "student").mkdir()
+        (root / "student" / "__init__.py").write_text("")
+        for stage in course.stages:
+            if (stage.dir / "reference.py").exists():
+                for rel, text in upstream.reference_files(course, stage).items():
+                    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                    (root / rel).write_text(text, encoding="utf-8")
+        with jail.Jail(root) as box:
+            for stage in stages:
+                failed = _failures(grade.grade_stage(course, stage, grade.Options(root=root, graded=True, jail=box)))
+                report.lines.append(CheckLine(stage.id, what, not failed, "; ".join(failed)))
+
+
 def _check_code(course: Course, stage: Stage, report: CheckReport) -> None:
     add = report.lines.append
     references = {f.name: stagecode.reference(stage, f.name) for f in stage.functions}
     result = _grade_with(course, stage, dict(references))
-    failed = [f"{c.case} ({c.status.value}: {c.message or next((x.problem for x in c.comparisons if x.problem), '')})"
-              for c in result.cases if not c.passed]
+    failed = _failures(result)
     tightest = max((c.headroom or 0.0 for c in result.cases), default=0.0)
     add(CheckLine(stage.id, "the reference passes every case", not failed,
                   "; ".join(failed) if failed else f"uses at most {100 * tightest:.2g}% of any tolerance"))

@@ -10,8 +10,11 @@ them when it recorded the rows).
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 import time
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from grader import fsutil
@@ -58,15 +61,30 @@ def for_learner(course: Course, book: Gradebook, sid: str, deadline: float | Non
     return "\n".join([*head, score, ""]) + "\n" + text.render(report, colour=False, verbose=True)
 
 
-def file_name(sid: str, taken: set[str]) -> str:
-    """A safe, distinct file name for a learner's feedback (ids come from learners' own file names)."""
-    base = re.sub(r"[^\w.-]", "_", sid).strip("._") or "submission"
-    name, n = f"{base}.txt", 1
-    while name.casefold() in taken:
-        n += 1
-        name = f"{base}-{n}.txt"
-    taken.add(name.casefold())
-    return name
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # an id that is its own file name
+_BASE = 80  # characters of a changed id kept in its file name
+
+
+def file_names(ids: Iterable[str]) -> dict[str, str]:
+    """Each learner's feedback file name: one per id, and no id can choose another's (ids are learners' file names).
+
+    A plain id (ASCII letters, digits, `_.-`, at most 100 characters, alone in the cohort once case is ignored) is
+    its own name: `alice.txt`. Any other is cut to its plain characters and followed by `~` and 16 hex digits of its
+    SHA-256: `_alice` writes `alice~3c1f....txt`, never `alice.txt`. A plain name holds no `~`, and two changed ids
+    share a name only if their digests do, so the names are distinct whatever the cohort, and every name is at most
+    105 characters (a file system takes 255 bytes).
+    """
+    ids = list(ids)
+    folded = Counter(sid.casefold() for sid in ids)
+    out = {}
+    for sid in ids:
+        if _PLAIN.fullmatch(sid) and folded[sid.casefold()] == 1:
+            out[sid] = f"{sid}.txt"
+        else:
+            base = re.sub(r"[^A-Za-z0-9_.-]+", "_", sid).strip("._-")[:_BASE] or "submission"
+            digest = hashlib.sha256(sid.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+            out[sid] = f"{base}~{digest}.txt"
+    return out
 
 
 def write_all(course: Course, book: Gradebook, out: Path, deadline: float | None = None) -> list[Path]:
@@ -76,10 +94,10 @@ def write_all(course: Course, book: Gradebook, out: Path, deadline: float | None
     except OSError as e:
         raise UsageError(f"cannot make the folder {out}: {e.strerror or e}; pass another --feedback DIR")
     rows = _rows(course, book, deadline)
-    taken: set[str] = set()
+    names = file_names(rows)
     written = []
     for sid in sorted(rows):
-        path = out / file_name(sid, taken)
+        path = out / names[sid]
         fsutil.write_text(path, for_learner(course, book, sid, rows=rows))
         written.append(path)
     return written

@@ -15,7 +15,6 @@ an author leaves in a folder (reference.py~, .decoys.py.swp, solutions/*.ipynb) 
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 import shutil
 import stat
@@ -29,8 +28,7 @@ from grader.course import Course, Stage, derived, layout, load_course
 from grader.course import render as course_render
 from grader.errors import UsageError
 from grader.instructor import recorded
-
-FALLBACK_REQUIREMENTS = ["numpy>=1.24", "pyyaml>=6", "jinja2>=3.1", "safetensors>=0.4", "watchfiles>=0.21"]
+from grader.run.jail import packages
 
 
 @dataclass
@@ -110,12 +108,8 @@ def copy_grader(dest: Path, package: Path | None = None) -> None:
 
 
 def requirements() -> list[str]:
-    """The grader's runtime dependencies (not the test extra)."""
-    try:
-        reqs = importlib.metadata.requires("gpt2-course") or []
-    except importlib.metadata.PackageNotFoundError:
-        return list(FALLBACK_REQUIREMENTS)
-    return [r for r in reqs if "extra ==" not in r] or list(FALLBACK_REQUIREMENTS)
+    """The grader's runtime dependencies (not the test extra): what a learner installs, and a jail shows."""
+    return packages.requirements()
 
 
 def render(name: str, **values: Any) -> str:

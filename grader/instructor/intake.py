@@ -12,6 +12,7 @@ happened to be zipped along.
 
 from __future__ import annotations
 
+import re
 import struct
 import time
 import zipfile
@@ -23,6 +24,19 @@ from grader.errors import GraderError
 # Folders skipped wherever they appear (compared without case); every folder whose name starts with a dot too.
 IGNORED_DIRS = frozenset({"__macosx", "__pycache__", "venv", "env", "node_modules", "site-packages",
                           "dist-packages"})
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """A name from a submission as plain text: undecodable bytes and control characters as escapes.
+
+    The policy for every name a submission brings (its id, a zip entry's or a helper file's name, a SubmissionError),
+    applied where the name enters, so that the terminal, the gradebook, CSV and JSON all get plain UTF-8 text.
+    """
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 class IntakeError(GraderError):
@@ -63,8 +77,8 @@ def choose(paths: Sequence[PurePosixPath], declared: Sequence[str], flat_ok: boo
         rel = PurePosixPath(*path.parts[len(folder.parts):])
         if rel.as_posix().casefold() in wanted:
             picks.setdefault(PurePosixPath(wanted[rel.as_posix().casefold()]), []).append(path)
-        elif len(rel.parts) == 1:  # a helper beside the stage files keeps its own name
-            picks.setdefault(PurePosixPath("student", rel.stem + ".py"), []).append(path)
+        elif len(rel.parts) == 1:  # a helper beside the stage files keeps its own name, made printable
+            picks.setdefault(PurePosixPath("student", printable(rel.stem) + ".py"), []).append(path)
     # of two case variants of one file (gelu.py, GELU.py), the declared spelling wins, then the first by name
     return {min(found, key=lambda p: (p.name != target.name, p.as_posix())): target for target, found in picks.items()}
 

@@ -30,6 +30,11 @@ W = 6  # winnowing window: any match of K + W - 1 tokens or more shares a finger
 THRESHOLD = 0.6  # share of the smaller submission's fingerprints two submissions must share to be flagged
 MIN_SHARED = 12  # and at least this many (tiny files are alike by necessity)
 COMMON = 0.5  # a fingerprint found in more than this share of the cohort is how everyone writes it
+# What one submission may cost (the grader's time after its jail has ended, the gradebook's size, every report's
+# memory): the course's twelve references are 36 KB and 1,425 fingerprints in all.
+FILE_CHARS = 64 << 10  # characters of one file read (the rest of a longer file is not compared)
+SUBMISSION_CHARS = 128 << 10  # characters read of one submission, its stage files first: about a second at most
+MAX_PRINTS = 4096  # fingerprints kept of one submission: each file's smallest, as long as they last
 
 
 def tokens(source: str) -> list[str]:
@@ -70,14 +75,26 @@ def fingerprints(source: str) -> list[int]:
     return sorted({min(hashes[i:i + W]) for i in range(len(hashes) - W + 1)})
 
 
-def of_files(root: Path, written: Iterable[str]) -> dict[str, list[int]]:
-    """Fingerprints of each file graded (paths relative to root, e.g. student/gelu.py)."""
+def of_files(root: Path, written: Iterable[str], first: Iterable[str] = ()) -> dict[str, list[int]]:
+    """Fingerprints of each file graded (paths relative to root, e.g. student/gelu.py), within the caps above.
+
+    `first` (the stage files) are read before the helpers. Where the cap cuts a file's fingerprints, its smallest
+    are kept, so of two copies of one file the one cut more keeps a part of what the other keeps.
+    """
+    stage_files = set(first)
     out = {}
-    for rel in written:
+    chars, prints = SUBMISSION_CHARS, MAX_PRINTS
+    for rel in sorted(written, key=lambda rel: (rel not in stage_files, rel)):
+        if chars <= 0 or prints <= 0:
+            break
         try:
-            out[rel] = fingerprints((root / rel).read_text(encoding="utf-8", errors="replace"))
+            with open(root / rel, encoding="utf-8", errors="replace") as f:
+                source = f.read(min(FILE_CHARS, chars))
         except OSError:
             continue
+        chars -= len(source)
+        out[rel] = fingerprints(source)[:prints]
+        prints -= len(out[rel])
     return out
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import lzma
 import os
-import re
 import stat
 import zipfile
 import zlib
@@ -25,6 +24,7 @@ from pathlib import Path, PurePosixPath
 
 from grader.errors import GraderError
 from grader.instructor import intake
+from grader.instructor.intake import printable
 
 MAX_BYTES = 64 << 20  # bytes extracted from a submission (the files graded: grader/instructor/intake.py)
 MAX_FILES = 2000  # files extracted from a submission
@@ -33,13 +33,6 @@ IGNORED = ("__MACOSX", "__pycache__", ".git", ".ipynb_checkpoints")
 MAX_PATH = 1024  # characters of one entry's path
 MAX_DEPTH = 32  # folders in one entry's path
 MAX_NAME = 255  # bytes of one folder or file name (what file systems take)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def printable(text: str) -> str:
-    """A name from a submission as plain text: undecodable bytes and control characters as escapes."""
-    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 MAX_ENTRIES = 50_000  # entries a zip or folder may list (a zipped virtualenv: ~10,000; skipped folders not counted)
 
 

@@ -4,6 +4,11 @@ A learner's function that timed out is not called again in its own stage (run/sa
 whose file imports the module that looped would wait for the same timeout on each function that calls it, so its
 cases are not run either, and say why. "Imports" is read from the learner's source with a regular expression over
 its import lines (the file is never imported in the grader): an approximation that errs towards running the code.
+
+The source is the learner's, so the scan must stay linear whatever it holds (a line of `from` and four million
+spaces took hours with the first pattern: its two runs of spaces around an empty module name split them every way). No
+two adjacent parts of the patterns below can match the same character, so a failed attempt gives back each
+character once; and what is read is bounded (`FILE_CAP` a file, `READ_CAP` a search).
 """
 
 from __future__ import annotations
@@ -14,16 +19,22 @@ from pathlib import Path
 from grader.course.model import Stage
 from grader.results import StageResult, Status
 
-_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)", re.MULTILINE)
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w \t,.]+)", re.MULTILINE)
+# The module is never empty (dots, a name, or dots and a name), so the spaces before it and after it cannot trade
+# characters; the names after `import` are one character class, with nothing after it to fail.
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.+(?:\w[\w.]*)?|\w[\w.]*)[ \t]+import(?=[ \t(])([\w \t,(]*)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import(?=[ \t])([\w \t,.]*)", re.MULTILINE)
+FILE_CAP = 1 << 20  # characters of one learner file scanned (imports further down are not seen)
+READ_CAP = 8 << 20  # characters read by one `reachable` search, over all the files it follows
 
 
 def imported(source: str, package: str = "student") -> set[str]:
     """The modules of the learner's package that a source file imports (`from .gelu import`, `import student.x`)."""
     out: set[str] = set()
-    for dots, module, names in _FROM.findall(source):
-        base = package if dots else ""
+    for where, names in _FROM.findall(source):
+        module = where.lstrip(".")
+        base = package if module != where else ""
         full = ".".join(p for p in (base, module) if p)
+        names = names.replace("(", " ")
         if full == package:  # from student import gelu / from . import gelu
             out.update(f"{package}.{n.split()[0]}" for n in names.split(",") if n.strip())
         elif full.startswith(package + "."):
@@ -33,16 +44,26 @@ def imported(source: str, package: str = "student") -> set[str]:
     return out
 
 
+def _read(path: Path, cap: int = FILE_CAP) -> str | None:
+    """The first `cap` characters of a learner's file (None if it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(cap)
+    except (OSError, ValueError):  # ValueError: a path the OS cannot take
+        return None
+
+
 def reachable(root: Path, module: str) -> set[str]:
     """The learner modules a module imports, directly or through others of the learner's (read, never imported)."""
     seen: set[str] = set()
     todo = [module]
-    while todo:
+    budget = READ_CAP
+    while todo and budget > 0:
         current = todo.pop()
-        try:
-            source = (root / (current.replace(".", "/") + ".py")).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        source = _read(root / (current.replace(".", "/") + ".py"), min(FILE_CAP, budget))
+        if source is None:
             continue
+        budget -= len(source)
         for found in imported(source) - seen:
             seen.add(found)
             todo.append(found)
@@ -66,9 +87,8 @@ def blocked(root: Path, stage: Stage, looping: dict[str, str], substituted: set[
     live = {m: why for m, why in looping.items() if m not in substituted and m != stage.module}
     if not live:
         return None
-    try:
-        source = (root / stage.student_file).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    source = _read(root / stage.student_file)
+    if source is None:
         return None
     calls = sorted(imported(source) & set(live))
     if not calls:

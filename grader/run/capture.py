@@ -50,7 +50,9 @@ def read(fd: int, cap: int = OUTPUT_CAP) -> tuple[str, int]:
     return safe_text(kept, cap), cut + (last != b"\n")
 
 
-_FRAME = re.compile(r'File "([^"]+)", line (\d+) in (\S+)')
+# The dump is the learner's to write: a frame is read only with a line number of at most 9 digits (int() of a
+# 5000-digit one raised, and the grader's error became the row's), and a path of at most 4096 characters.
+_FRAME = re.compile(r'File "([^"\n]{1,4096})", line (\d{1,9}) in (\S+)')
 
 
 def learner_line(stack: str, student_dirs: list[str], source_dir: str) -> str | None:
@@ -101,4 +103,7 @@ def ask_stack(pid: int, fd: int, student_dirs: list[str], source_dir: str) -> st
         size = now
         time.sleep(0.005)
     text, _ = read(fd, 64 * 1024)
-    return learner_line(text, student_dirs, source_dir)
+    try:
+        return learner_line(text, student_dirs, source_dir)
+    except (ValueError, OSError):  # whatever the learner wrote there: no line named, never the grader's error
+        return None

@@ -70,9 +70,9 @@ class Jail:
         user = (f"uid {self._uid} outside (a fresh one per jail)" if self._uid is not None
                 else f"this grader's uid {os.getuid()} outside")
         return (f"jail: bubblewrap; new user, mount, pid, network, ipc, uts and cgroup namespaces; no network; sees "
-                f"only /usr, Python, {', '.join(found)}, the grader's code, a read-only copy of student/ and this "
-                f"run's inputs; /tmp a {self.settings.tmp_mb} MiB tmpfs; {user}, uid {UID_INSIDE} inside, no "
-                f"capabilities; cgroup v{self._layout.version if self._layout else '?'}: "
+                f"only /usr, Python, {', '.join(found)} (and what they need), the grader's code, a read-only copy of "
+                f"student/ and this run's inputs; /tmp a {self.settings.tmp_mb} MiB tmpfs; {user}, uid {UID_INSIDE} "
+                f"inside, no capabilities; cgroup v{self._layout.version if self._layout else '?'}: "
                 f"{', '.join(self._limits_said) or 'not started yet'}")
 
     def run(self, calls: list[Call], limits: Limits, *, cancel: Callable[[], bool] | None = None,

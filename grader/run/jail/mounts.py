@@ -2,22 +2,23 @@
 
 The OS's /usr read-only (/usr/local hidden) and the /bin, /lib... links of a merged-/usr system; the interpreter,
 its standard library and shared library (at /jail/python when Python is installed outside /usr, so no /root or /opt
-skeleton shows where it lives); the packages a learner may import (`Settings.packages`) at /jail/site; the grader's
-own code at /jail/lib; a read-only copy of the submission's student/ at /submission/student and the job's inputs at
-/jail/job (both from the grader's private staging folder); a fresh /proc and /dev; small private tmpfs for /tmp,
-/var/tmp and /dev/shm. No course folder, .git, fixtures, expected outputs, other submissions, gradebook, /root,
-/home or /etc; no host environment.
+skeleton shows where it lives); the packages a learner may import (`Settings.packages`: the course's runtime
+dependencies and what they need, packages.py) at /jail/site; the grader's own code at /jail/lib; a read-only copy
+of the submission's student/ at /submission/student and the job's inputs at /jail/job (both from the grader's
+private staging folder); a fresh /proc and /dev; small private tmpfs for /tmp, /var/tmp and /dev/shm. No course
+folder, .git, fixtures, expected outputs, other submissions, gradebook, /root, /home or /etc; no host environment.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import os
 import sys
 import sysconfig
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from grader.run.jail import packages as course_packages
 
 UID_INSIDE = 1000
 ROOT_IN_JAIL = "/submission"  # the learner's student/ is /submission/student
@@ -35,7 +36,8 @@ class Settings:
     pids: int = 64  # processes and threads, all together
     cpus: float = 1.0  # CPU bandwidth (and the BLAS thread count)
     tmp_mb: int = 64  # size of /tmp and of /var/tmp, each (their pages also count as the jail's memory)
-    packages: tuple[str, ...] = ("numpy", "safetensors")  # importable by the learner, when installed
+    # importable by the learner, with what they need, when installed: the course's runtime dependencies (packages.py)
+    packages: tuple[str, ...] = field(default_factory=lambda: tuple(course_packages.requirements()))
     startup_timeout: float = 60.0  # seconds for an interpreter to start and load a run's inputs
 
 
@@ -90,21 +92,13 @@ def runtime(packages: tuple[str, ...]) -> Runtime:
             binds.append(Bind(os.path.realpath(path), where(path), is_file))
     hide = tuple(where(p) for p in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
                  if os.path.isdir(p))
-    found = []
-    for name in packages:
-        spec = importlib.util.find_spec(name)
-        if spec is None or not spec.origin:
-            continue
-        folder = spec.submodule_search_locations[0] if spec.submodule_search_locations else None
-        source = folder or spec.origin
-        binds.append(Bind(source, f"{SITE_IN_JAIL}/{os.path.basename(source)}", not folder))
-        if folder and os.path.isdir(folder + ".libs"):  # a manylinux wheel's own shared libraries
-            binds.append(Bind(folder + ".libs", f"{SITE_IN_JAIL}/{name}.libs"))
-        found.append(name)
+    found, paths = course_packages.installed(packages)
+    for source in paths:  # package folders, modules, a wheel's shared libraries (numpy.libs), .dist-info
+        binds.append(Bind(source, f"{SITE_IN_JAIL}/{os.path.basename(source)}", not os.path.isdir(source)))
     grader = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     binds.append(Bind(grader, f"{LIB_IN_JAIL}/grader"))
     env = (("LD_LIBRARY_PATH", os.path.dirname(where(lib))),) if lib and where(lib) != lib else ()
-    return Runtime(tuple(dict.fromkeys(binds)), hide, tuple(found), where(exe), env)
+    return Runtime(tuple(dict.fromkeys(binds)), hide, found, where(exe), env)
 
 
 def _system_args() -> list[str]:

@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from grader.run.protocol import Call, Limits, NpyFile
 
 PREFIX = "grader-jail-"
 LOCK = ".owner.lock"  # held (flock) by the grader process that made the folder, for as long as the folder is used
+UNLOCKED_AGE = 60.0  # seconds after which a lock file never written to is a dead maker's
 _swept: set[int] = set()
 _locks: dict[str, int] = {}  # staging folder -> the descriptor holding its lock
 
@@ -133,6 +135,7 @@ def locked_folder(prefix: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
     fd = os.open(folder / LOCK, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
+    os.write(fd, b"%d\n" % os.getpid())  # written once locked: an empty lock file may be about to be locked
     _locks[str(folder)] = fd
     return folder
 
@@ -149,7 +152,8 @@ def sweep(prefix: str = PREFIX) -> int:
     """Delete the temporary folders `<prefix><pid>-*` of grader processes that are gone (a SIGKILLed batch).
 
     A folder is gone only when its lock can be taken: its maker holds it while alive. The pid in the name is not
-    proof (a grader in another PID namespace, CI's, shares /tmp with this one); a folder without a lock is left.
+    proof (a grader in another PID namespace, CI's, shares /tmp with this one); a folder without a lock is left, and
+    so is one whose lock file is still empty (its maker may be between making it and locking it) and new.
     """
     removed, folder = 0, Path(tempfile.gettempdir())
     for path in folder.glob(f"{prefix}*-*"):
@@ -159,6 +163,9 @@ def sweep(prefix: str = PREFIX) -> int:
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            info = os.fstat(fd)
+            if info.st_size == 0 and time.time() - info.st_mtime < UNLOCKED_AGE:
+                continue  # not yet locked by its maker
         except OSError:
             continue  # held: in use
         finally:
