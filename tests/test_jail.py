@@ -572,3 +572,18 @@ def test_grade_stage_with_a_jail_never_runs_public_and_hidden_cases_in_one_job(m
         result = grade.grade_stage(mini, mini.stage("double"), grade.Options(graded=True, jail=j))
     shown = "".join(c.stdout for c in result.cases)
     assert [c.case for c in result.cases] == ["small", "random", "secret"] and "SEEN (5,)" not in shown, shown
+
+
+def test_a_new_empty_group_of_another_namespace_s_grader_is_not_swept(tmp_path):
+    """CI's grader runs in its own PID namespace: the pid in its group's name is dead here, and its new group is
+    empty until its jail joins it. The sweep took such groups, and that grader's jail failed to start."""
+    from grader.run.jail import staging
+
+    layout = cgroups.Layout(1, {"memory": tmp_path})
+    dead = 4_000_000  # above pid_max: no such process here
+    fresh, old = tmp_path / f"{cgroups.PREFIX}{dead}-1", tmp_path / f"{cgroups.PREFIX}{dead}-2"
+    fresh.mkdir()
+    old.mkdir()
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    assert staging.sweep_groups(layout) == 1
+    assert fresh.exists() and not old.exists()

@@ -176,7 +176,12 @@ def sweep(prefix: str = PREFIX) -> int:
 
 
 def sweep_groups(layout: cgroups.Layout) -> int:
-    """Remove the empty groups jails of dead grader processes left behind (a grader killed mid-run); how many."""
+    """Remove the empty groups jails of dead grader processes left behind (a grader killed mid-run); how many.
+
+    The pid in a group's name is not proof its grader is gone: a grader in another PID namespace (CI's) shares the
+    hierarchy, and its new group is empty until its jail joins it. Only a group older than UNLOCKED_AGE is taken
+    (a live jail's group holds the jail's processes from its first milliseconds to its end).
+    """
     removed = 0
     for parent in set(layout.parents.values()):
         try:
@@ -188,6 +193,8 @@ def sweep_groups(layout: cgroups.Layout) -> int:
             if not name.startswith(cgroups.PREFIX) or not owner.isdigit() or alive(int(owner)):
                 continue
             try:
+                if time.time() - (parent / name).stat().st_mtime < UNLOCKED_AGE:
+                    continue  # perhaps another namespace's grader, about to put its jail in it
                 (parent / name).rmdir()
                 removed += 1
             except OSError:
