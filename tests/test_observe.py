@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -14,22 +15,23 @@ import pytest
 
 from grader.course import stagecode
 from grader.course.load import load_course
+from grader.instructor import upstream
 from grader.judge import grade
 from grader.results import Status
 from grader.run import observe
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = (ROOT / "stages" / "kvcache" / "reference.py").read_text()
+# The learner's files are the reference's, as a jail can import them (upstream.reference_files: the course's
+# common modules copied beside it, the learner's names bound): `base` below, ending in
+# `run_attention_cached = attention_cached` and `run_generate_cached = generate_cached`.
 
-CACHED = REFERENCE + """
-run_attention_cached = attention_cached
-run_generate_cached = generate_cached
-"""
 
-# Right values, no cache: every step runs the whole sequence through each block again, with no past.
-UNCACHED = REFERENCE + """
-run_attention_cached = attention_cached
+def CACHED(base: str) -> str:
+    return base
 
+
+def UNCACHED(base: str) -> str:  # right values, no cache: every step runs the whole sequence again, with no past
+    return base + """
 
 def run_generate_cached(token_ids, params, n_head, n_new):
     ids = list(np.asarray(token_ids))
@@ -39,24 +41,23 @@ def run_generate_cached(token_ids, params, n_head, n_new):
     return np.array(ids[len(ids) - n_new:], dtype=np.int64)
 """
 
-# The attention written out inside the generator: nothing to observe.
-INLINED = REFERENCE.replace("def attention_cached(", "def _attention(").replace(
-    "attention_cached(h,", "_attention(h,") + """
 
+def INLINED(base: str) -> str:  # the attention written out inside the generator: nothing to observe
+    text = base.replace("def attention_cached(", "def _attention(").replace("attention_cached(h,", "_attention(h,")
+    return text.replace("run_attention_cached = attention_cached\n", """
 def run_attention_cached(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, past):
     return _attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head, past)
+""")
 
 
-run_generate_cached = generate_cached
-"""
-
-
-def _grade(tmp_path: Path, text: str, graded: bool = False, function: str = "run_generate_cached"):
+def _grade(tmp_path: Path, variant: Callable[[str], str], graded: bool = False,
+           function: str = "run_generate_cached"):
     folder = tmp_path / f"submission{len(list(tmp_path.iterdir()))}"
     shutil.copytree(ROOT / "student", folder / "student")
-    (folder / "student" / "kvcache.py").write_text(text)
     course = load_course(ROOT)
     stage = course.stage("kvcache")
+    for rel, text in upstream.reference_files(course, stage).items():
+        (folder / rel).write_text(variant(text) if rel == stage.student_file else text)
     result = grade.grade_stage(course, stage, grade.Options(root=folder, graded=graded, hidden=not graded))
     return {c.case: c for c in result.cases if c.function == function}
 
@@ -75,7 +76,8 @@ def test_a_declared_tuple_is_not_noted_as_the_wrong_type(tmp_path: Path) -> None
     pytest.param(UNCACHED, "the sequence is fed again, with no cache", marks=pytest.mark.slow),  # reruns it all
     (INLINED, "never called your run_attention_cached"),
 ], ids=["uncached", "inlined"])
-def test_right_tokens_without_a_working_cache_fail_and_say_why(tmp_path: Path, text: str, said: str) -> None:
+def test_right_tokens_without_a_working_cache_fail_and_say_why(tmp_path: Path, text: Callable[[str], str],
+                                                              said: str) -> None:
     cases = _grade(tmp_path, text)
     for case in cases.values():
         assert case.status is Status.FAIL
