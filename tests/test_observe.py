@@ -138,3 +138,20 @@ def test_the_cache_check_reads_the_record(calls: list, said: str | None) -> None
     params = {f"h.{i}.ln_1.weight": None for i in range(2)}
     reason = check(calls, np.zeros(3, dtype=np.int64), params, 4, 2)
     assert (reason is None) if said is None else (said in reason), reason
+
+
+def test_a_check_s_reason_quoting_the_record_is_made_safe_text() -> None:
+    """Round 3 of the red team: the record is the learner's to write, and a reason may quote it."""
+    from grader.judge import verdict
+    from grader.results import CaseResult
+
+    stage = load_course(ROOT).stage("kvcache")
+    result = CaseResult(stage="kvcache", case="c", function="run_generate_cached", status=Status.FAIL)
+    calls = [{"function": "run_attention_cached", "args": {"x": {"shape": [3, 8]}, "past": None}},
+             {"function": "run_attention_cached",
+              "args": {"x": {"shape": ["\x1b[2J\x1b[HPASS 40/40", 8]}, "past": None}}]
+    params = {"h.0.ln_1.weight": np.zeros(1)}
+    verdict._observed(stage, "is_a_cache", {"token_ids": np.zeros(3, dtype=np.int64), "params": params,
+                                            "n_head": 4, "n_new": 2}, calls, result)
+    problems = " ".join(c.problem or "" for c in result.comparisons)
+    assert "PASS 40/40" in problems and "\x1b" not in problems  # quoted, escaped

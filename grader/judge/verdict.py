@@ -19,7 +19,7 @@ from grader.judge import compare
 from grader.judge.decoys import CACHE, Lazy
 from grader.judge.sources import CaseSource
 from grader.results import CaseResult, Comparison, Status
-from grader.run.protocol import Outcome
+from grader.run.protocol import Outcome, safe_text
 
 
 def judge(stage: Stage, case: Case, inputs: dict[str, Any], outcome: Outcome, source: CaseSource,
@@ -95,5 +95,5 @@ def _observed(stage: Stage, name: str, inputs: dict[str, Any], calls: list[dict[
         reason = check(calls, **{k: fixtures.upcast(v) for k, v in inputs.items()})
     except Exception as e:  # noqa: BLE001 - a record the check could not read is the learner's, said as such
         reason = f"the grader could not read the record of your calls ({type(e).__name__}: {e})"
-    if reason is not None:
-        result.comparisons = [*result.comparisons, Comparison(ok=False, key=None, problem=str(reason)[:4000])]
+    if reason is not None:  # it may quote the record, which the learner's code can write: made safe text
+        result.comparisons = [*result.comparisons, Comparison(ok=False, key=None, problem=safe_text(str(reason), 4000))]
