@@ -155,3 +155,15 @@ def test_a_check_s_reason_quoting_the_record_is_made_safe_text() -> None:
                                             "n_head": 4, "n_new": 2}, calls, result)
     problems = " ".join(c.problem or "" for c in result.comparisons)
     assert "PASS 40/40" in problems and "\x1b" not in problems  # quoted, escaped
+
+
+def test_a_call_the_function_makes_of_itself_is_part_of_the_outer_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 3: a correct cache whose past=None case calls itself with an empty cache was counted twice."""
+    module = types.ModuleType("student.fake_recursive")
+    exec("def attend(x, past=None):\n    if past is None:\n        return attend(x, past=0)\n    return x\n",
+         module.__dict__)
+    monkeypatch.setitem(sys.modules, "student.fake_recursive", module)
+    record, restore = observe.install((("student.fake_recursive", "attend"),))
+    module.attend(np.zeros((2, 3)))
+    restore()
+    assert [c["args"] for c in record] == [{"x": {"shape": [2, 3]}}]

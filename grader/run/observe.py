@@ -77,13 +77,19 @@ def _recording(name: str, original: Callable[..., Any], record: list[dict[str, A
     except (TypeError, ValueError):
         signature = None
 
+    depth = [0]  # a call the function makes of itself (past=None turned into an empty cache) is part of the outer one
+
     @functools.wraps(original)
     def observed(*args: Any, **kwargs: Any) -> Any:
         entry: dict[str, Any] = {"function": name}
-        if len(record) < OBSERVED_CAP:
+        if depth[0] == 0 and len(record) < OBSERVED_CAP:
             record.append(entry)
             entry["args"] = _arguments(signature, args, kwargs)
-        result = original(*args, **kwargs)
+        depth[0] += 1
+        try:
+            result = original(*args, **kwargs)
+        finally:
+            depth[0] -= 1
         if "args" in entry:
             entry["returned"] = summary(result)
         return result
