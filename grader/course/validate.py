@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from grader.course import functions as learner_functions
 from grader.course import inputs, layout
-from grader.course.inputs import DTYPES
 from grader.course.model import (
     FORMAT_VERSION,
     UPSTREAM_POLICIES,
@@ -29,12 +28,11 @@ from grader.course.model import (
     Tolerance,
     Weights,
 )
-from grader.course.where import Where, describe, line_of
+from grader.course.where import Where, describe, line_of, strings
 from grader.course.yamlio import YList, YMap, read_yaml
 from grader.errors import CourseError
 
 MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-ENTRY = re.compile(r"^student(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _tolerance(w: Where, m: Any, what: str) -> Tolerance:
@@ -146,7 +144,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float,
     if m["id"] != stage_id:
         raise w.fail(line_of(m, "id"), f"id '{m['id']}' does not match its folder and course.yaml entry '{stage_id}'")
     tol = _tolerance(w, m["tolerance"], "tolerance")
-    functions = _observed(w, m, sdir, _functions(w, m["functions"]), earlier)
+    functions = learner_functions.observed(w, m, sdir, learner_functions.functions(w, m["functions"]), earlier)
     stage_timeout = float(m.get("timeout", timeout))
     stage_memory = int(m.get("memory_mb", memory_mb))
     if not _limits_ok(stage_timeout, stage_memory):
@@ -157,7 +155,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float,
     for key, filename in (("instructions", m.get("instructions", "instructions.md")), ("reference", "reference.py")):
         if not (sdir / filename).exists() and not (derived and key == "reference"):
             raise w.fail(line_of(m, key), f"missing file {sdir / filename}")
-    depends = tuple(_strings(w, m, "depends_on"))
+    depends = tuple(strings(w, m, "depends_on"))
     for dep in depends:
         if dep not in [s.id for s in earlier]:
             raise w.fail(line_of(m, "depends_on"), f"depends_on '{dep}' must be a stage listed before '{stage_id}' "
@@ -183,7 +181,7 @@ def _load_stage(root: Path, stage_id: str, line: int, cw: Where, timeout: float,
         raise w.fail(line_of(m, "points"), "points must be a finite number >= 0")
     return Stage(id=stage_id, title=m["title"], dir=sdir, summary=m.get("summary", ""), functions=functions,
                  tolerance=tol, cases=cases, points=stage_points, timeout=stage_timeout, memory_mb=stage_memory,
-                 depends_on=depends, hints=tuple(_strings(w, m, "hints")), decoys=decoys,
+                 depends_on=depends, hints=tuple(strings(w, m, "hints")), decoys=decoys,
                  instructions=m.get("instructions", "instructions.md"), artifacts=m.get("artifacts"),
                  hidden_count=int(m.get("hidden_cases", 0)), derived=derived, external=external,
                  drift=m.get("drift"), demo=m.get("demo"))
@@ -196,75 +194,13 @@ def _external(w: Where, m: YMap, sdir: Path, cases: tuple[Case, ...]) -> Externa
     e = w.fields(m["external"], "external", {"artifacts": list, "open": str}, {})
     used = {s.source.artifact for c in cases for s in c.inputs if isinstance(s.source, Artifact)}
     used |= {s.source.weights for c in cases for s in c.inputs if isinstance(s.source, Weights)}
-    names = _strings(w, e, "artifacts")
+    names = strings(w, e, "artifacts")
     if not names or not set(names) <= used:
         raise w.fail(line_of(e, "artifacts"), f"external.artifacts must name artifacts the cases read "
                      f"({', '.join(sorted(used)) or 'none'}), got {names}")
     if not (sdir / "external.py").exists():
         raise w.fail(line_of(e, "open"), f"external.open names a function but {sdir / 'external.py'} is missing")
     return External(artifacts=tuple(names), open=e["open"])
-
-
-def _strings(w: Where, m: YMap, key: str) -> list[str]:
-    items = m.get(key, YList())
-    for i, item in enumerate(items):
-        if not isinstance(item, str):
-            raise w.fail(items.item_lines[i], f"every item of '{key}' must be text, got {describe(item)}")
-    return list(items)
-
-
-def _functions(w: Where, m: YMap) -> tuple[Function, ...]:
-    if not m:
-        raise w.fail(m.line, "'functions' is empty: name at least one function the learner writes")
-    out = []
-    for name, spec in m.items():
-        f = w.fields(spec, f"function '{name}'", {"entry": str, "params": list, "reference": str},
-                     {"returns": str, "keys": list, "elementwise": bool, "dtype": str, "doc": str, "check": str,
-                      "observe": dict},
-                     line_of(m, name))
-        if not ENTRY.match(f["entry"]) or f["entry"].rsplit(":", 1)[1] != name:
-            raise w.fail(line_of(f, "entry"), f"entry must look like 'student.<file>:{name}', got '{f['entry']}'")
-        params = _strings(w, f, "params")
-        if len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
-            raise w.fail(line_of(f, "params"), f"params of '{name}' must be distinct Python names, got {params}")
-        returns = f.get("returns", "array")
-        if returns not in ("array", "dict", "text", "tuple"):
-            raise w.fail(line_of(f, "returns"), f"returns must be 'array', 'dict', 'text' or 'tuple', got '{returns}'")
-        keys = _strings(w, f, "keys")
-        if (returns in ("dict", "tuple")) != bool(keys):
-            raise w.fail(line_of(f, "returns"), "a function that returns a dict or a tuple lists its 'keys' (and only "
-                         "then): a tuple's arrays, nested tuples flattened in order, are named by them")
-        if f.get("dtype", "float32") not in DTYPES:
-            raise w.fail(line_of(f, "dtype"), f"dtype must be one of {', '.join(DTYPES)}")
-        if "observe" in f:
-            w.fields(f["observe"], f"observe of '{name}'", {"calls": list, "check": str}, {}, line_of(f, "observe"))
-        out.append(Function(name=name, module=f["entry"].split(":")[0], params=tuple(params),
-                            reference=f["reference"], returns=returns, keys=tuple(keys),
-                            elementwise=f.get("elementwise", False), dtype=f.get("dtype"), doc=f.get("doc", ""),
-                            check=f.get("check"), observe=tuple(_strings(w, f.get("observe", YMap()), "calls")),
-                            observe_check=f.get("observe", {}).get("check")))
-    return tuple(out)
-
-
-def _observed(w: Where, m: YMap, sdir: Path, functions: tuple[Function, ...], earlier: list[Stage]
-              ) -> tuple[Function, ...]:
-    """Each function's `observe: {calls, check}`, its names resolved to the learner's entries, checks.py checked."""
-    known = {f.name: f"{f.module}:{f.name}" for s in [*earlier] for f in s.functions}
-    known.update({f.name: f"{f.module}:{f.name}" for f in functions})
-    out = []
-    for f in functions:
-        if f.observe:
-            where = line_of(m["functions"][f.name], "observe")
-            unknown = [n for n in f.observe if n not in known]
-            if unknown:
-                raise w.fail(where, f"observe of '{f.name}' names '{unknown[0]}', which is not a function of this "
-                             "stage or of a stage before it")
-            if not (sdir / "checks.py").exists():
-                raise w.fail(where, f"observe of '{f.name}' names the check '{f.observe_check}' but "
-                             f"{sdir / 'checks.py'} is missing")
-            f = replace(f, observe=tuple(known[n] for n in f.observe))
-        out.append(f)
-    return tuple(out)
 
 
 def _decoys(w: Where, m: YMap, functions: tuple[Function, ...]) -> tuple[Decoy, ...]:

@@ -66,3 +66,12 @@ def describe(value: Any) -> str:
         return "nothing"
     return {str: "text", int: "a whole number", float: "a number", bool: "true/false", YList: "a list",
             YMap: "a mapping"}.get(type(value), type(value).__name__) + f" ({value!r})"[:60]
+
+
+def strings(w: Where, m: YMap, key: str) -> list[str]:
+    """The text items of list `key` in a mapping the loader read (an empty list when absent)."""
+    items = m.get(key, YList())
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise w.fail(items.item_lines[i], f"every item of '{key}' must be text, got {describe(item)}")
+    return list(items)

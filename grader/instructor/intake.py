@@ -87,14 +87,7 @@ def _student_folder(files: list[PurePosixPath], where: str) -> PurePosixPath | N
     """The shallowest folder named student (any case) holding a file; None when there is none."""
     found = {PurePosixPath(*p.parts[:i + 1]) for p in files for i, part in enumerate(p.parts[:-1])
              if part.casefold() == "student"}
-    if not found:
-        return None
-    depth = min(len(f.parts) for f in found)
-    shallowest = sorted(f for f in found if len(f.parts) == depth)
-    if len(shallowest) > 1:
-        raise IntakeError(f"{where}: holds several student/ folders ({', '.join(map(str, shallowest))}); submit "
-                          "exactly one")
-    return shallowest[0]
+    return _one_shallowest(found, f"{where}: holds several student/ folders", "submit exactly one")
 
 
 def _folder_with_stage_files(files: list[PurePosixPath], wanted: dict[str, str], flat_ok: bool,
@@ -103,13 +96,17 @@ def _folder_with_stage_files(files: list[PurePosixPath], wanted: dict[str, str],
     if not wanted:
         return PurePosixPath() if any(len(p.parts) == 1 and p.suffix == ".py" for p in files) else None
     found = {p.parent for p in files if p.name.casefold() in {PurePosixPath(w).name for w in wanted}}
+    return _one_shallowest(found, f"{where}: holds stage files in several folders", "submit one student/ folder")
+
+
+def _one_shallowest(found: set[PurePosixPath], several: str, fix: str) -> PurePosixPath | None:
+    """The one shallowest of these folders, None if there are none; several at that depth are refused."""
     if not found:
         return None
     depth = min(len(f.parts) for f in found)
     shallowest = sorted(f for f in found if len(f.parts) == depth)
     if len(shallowest) > 1:
-        raise IntakeError(f"{where}: holds stage files in several folders ({', '.join(map(str, shallowest))}); "
-                          "submit one student/ folder")
+        raise IntakeError(f"{several} ({', '.join(map(str, shallowest))}); {fix}")
     return shallowest[0]
 
 
