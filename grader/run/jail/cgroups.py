@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import signal
 import time
 from dataclasses import dataclass, field
@@ -154,7 +155,9 @@ class Cgroup:
     def __init__(self, layout: Layout, memory_mb: int, pids: int, cpus: float) -> None:
         global _seq
         _seq += 1
-        self.version, self.name = layout.version, f"{PREFIX}{os.getpid()}-{_seq}"
+        # The random part: in a PID namespace (CI's) this process's pid and _seq repeat from run to run, and a group
+        # a killed run left under that name is never taken by the sweep (its owner's pid is alive: this process).
+        self.version, self.name = layout.version, f"{PREFIX}{os.getpid()}-{_seq}-{secrets.token_hex(4)}"
         self.dirs = {name: parent / self.name for name, parent in layout.parents.items()}
         self.limits: list[str] = []
         made: list[Path] = []
