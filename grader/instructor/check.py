@@ -113,11 +113,10 @@ def _check_jailed(course: Course, stages: list[Stage], report: CheckReport) -> N
         root = Path(tmp)
         (root / "student").mkdir()
         (root / "student" / "__init__.py").write_text("")
-        for stage in course.stages:
-            if (stage.dir / "reference.py").exists():
-                for rel, text in upstream.reference_files(course, stage).items():
-                    (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                    (root / rel).write_text(text, encoding="utf-8")
+        written = [s for s in course.stages if (s.dir / "reference.py").exists()]
+        for rel, text in upstream.reference_files(course, *written).items():  # one cut of common/ for them all
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
         with jail.Jail(root) as box:
             for stage in stages:
                 failed = _failures(grade.grade_stage(course, stage, grade.Options(root=root, graded=True, jail=box)))

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader.course import Course, Stage, layout, stagecode
+from grader.course import Course, Stage, commoncut, layout
 from grader.instructor import handout
 from grader.judge import grade, loops
 from grader.judge.sources import CaseSource
@@ -150,10 +150,9 @@ def with_references(course: Course, stage: Stage, root: Path, options: grade.Opt
         shutil.copytree(root / "student", copy / "student", symlinks=True)
         deps = [course.stage(d) for d in earlier(course, stage)]
         looping = {m: why for m, why in options.looping.items() if m not in {d.module for d in deps}}  # replaced
-        for dep in deps:
-            for rel, text in reference_files(course, dep).items():
-                (copy / rel).parent.mkdir(parents=True, exist_ok=True)
-                (copy / rel).write_text(text, encoding="utf-8")
+        for rel, text in reference_files(course, *deps).items():  # one cut of common/ for them all
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (copy / rel).write_text(text, encoding="utf-8")
         assert options.jail is not None
         with Jail(copy, options.jail.settings) as box:
             return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, jail=box,
@@ -162,41 +161,30 @@ def with_references(course: Course, stage: Stage, root: Path, options: grade.Opt
         shutil.rmtree(copy, ignore_errors=True)
 
 
-def reference_files(course: Course, stage: Stage) -> dict[str, str]:
-    """A stage's reference as the learner's files: path under a submission's root -> text.
+def reference_files(course: Course, *stages: Stage) -> dict[str, str]:
+    """Stages' references as the learner's files: path under a submission's root -> text.
 
-    student/<file>.py is reference.py with the learner's function names bound to the reference's. A jail sees
-    nothing of the course but student/ (and a submission's intake takes only .py files beside the stage files), so
-    each common/<name>.py the reference imports is written beside it as student/_course_common_<name>.py, and lines
-    before the reference's first statement make `common.<name>` that copy.
+    student/<file>.py is a stage's reference.py with the learner's function names bound to the reference's. A jail
+    sees nothing of the course but student/ (and a submission's intake takes only .py files beside the stage files),
+    so each common/<name>.py the references import is written beside them as student/_course_common_<name>.py, cut
+    down to the definitions these references reach (course/commoncut.py: never a module whole, or common/gpt2.py
+    would solve the stage being graded), and lines before each reference's first statement make `common.<name>`
+    that copy.
     """
-    path = stage.dir / "reference.py"
-    source = path.read_text(encoding="utf-8")
-    shared = _dependencies_first(stagecode.common_sources(course.root, [path]))
-    top = stage.module.split(".")[0]  # the learner's package: student
-    if shared:
-        source = _before_first_statement(source, COMMON_ALIASES.format(
-            common=layout.COMMON, names=tuple(p.stem for p in shared), prefix=f"{top}.{COMMON_COPY}"))
-    names = [f"{f.name} = {f.reference}\n" for f in stage.functions if f.name != f.reference]
-    learner = source + ("\n\n# the learner's names for the reference's functions\n" if names else "") + "".join(names)
-    return {stage.student_file: learner,
-            **{f"{top}/{COMMON_COPY}{p.name}": p.read_text(encoding="utf-8") for p in shared}}
-
-
-def _dependencies_first(modules: list[Path]) -> list[Path]:
-    """Common modules ordered so that each comes after the common modules it imports."""
-    by_name, done, seen = {p.stem: p for p in modules}, [], set()
-
-    def visit(name: str) -> None:
-        if name not in seen:
-            seen.add(name)
-            for used in stagecode.common_imports(by_name[name]):
-                visit(used)
-            done.append(by_name[name])
-
-    for name in sorted(by_name):
-        visit(name)
-    return done
+    shared = commoncut.cut(course.root, [s.dir / "reference.py" for s in stages])
+    if not stages:
+        return {}
+    top = stages[0].module.split(".")[0]  # the learner's package: student
+    files = {f"{top}/{COMMON_COPY}{name}.py": text for name, text in shared.items()}
+    for stage in stages:
+        source = (stage.dir / "reference.py").read_text(encoding="utf-8")
+        if shared:
+            source = _before_first_statement(source, COMMON_ALIASES.format(
+                common=layout.COMMON, names=tuple(shared), prefix=f"{top}.{COMMON_COPY}"))
+        names = [f"{f.name} = {f.reference}\n" for f in stage.functions if f.name != f.reference]
+        files[stage.student_file] = (source + ("\n\n# the learner's names for the reference's functions\n"
+                                               if names else "") + "".join(names))
+    return files
 
 
 def _before_first_statement(source: str, text: str) -> str:
