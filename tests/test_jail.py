@@ -587,3 +587,13 @@ def test_a_new_empty_group_of_another_namespace_s_grader_is_not_swept(tmp_path):
     os.utime(old, (time.time() - 3600, time.time() - 3600))
     assert staging.sweep_groups(layout) == 1
     assert fresh.exists() and not old.exists()
+
+
+@needs_jail
+def test_no_call_can_signal_another_jail_through_the_files_they_share(mini):
+    """Locks, leases, inotify watches and page-cache questions on a file every jail sees are refused (seccomp)."""
+    text = hostile("signals_through_shared_files.py")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    assert "worked:" not in outcomes[0].output and outcomes[0].output.count("blocked:") == 7, outcomes[0].output
+    assert self_paced(mini, text) == [P, P, P]  # the control: each works outside the jail

@@ -126,5 +126,6 @@ def test_a_learner_who_calls_the_jails_common_copy_solves_nothing(stage_id: str,
     entry = batch.grade_submission(course, found, "digest", batch.BatchOptions(stages=(stage_id,)))
     assert entry.report is not None, entry.message
     result = entry.report.stages[0]
-    assert not result.passed and not any(c.passed for c in result.cases), [(c.case, c.message[:200]) for c in result.cases]
+    assert not result.passed and not any(c.passed for c in result.cases), [(c.case, c.message[:200])
+                                                                            for c in result.cases]
     assert any("_course_common_gpt2" in c.message for c in result.cases), [c.message[:300] for c in result.cases]

@@ -22,7 +22,8 @@ import re
 import sys
 
 DISTRIBUTION = "gpt2-course"
-FALLBACK = ("numpy>=1.24", "pyyaml>=6", "jinja2>=3.1", "safetensors>=0.4", "watchfiles>=0.21", "regex>=2022.1")
+FALLBACK = ("numpy>=1.24", "pyyaml>=6", "jinja2>=3.1", "safetensors>=0.4", "watchfiles>=0.21", "regex>=2022.1",
+            "pyseccomp>=0.1.2")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 

@@ -1,4 +1,4 @@
-"""Whether graded mode can jail on this machine, asked once up front: bubblewrap, cgroups, user namespaces.
+"""Whether graded mode can jail on this machine, asked once up front: bubblewrap, cgroups, user namespaces, seccomp.
 
 A machine that cannot jail is refused before the first submission (`require`), with what to install or change,
 instead of failing every submission; `--unsandboxed` is the instructor's explicit way past it.
@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from grader.errors import UsageError
-from grader.run.jail import cgroups
+from grader.run.jail import cgroups, seccomp
 from grader.run.jail.mounts import Bind
 from grader.run.jail.spawn import UID_BASE, as_seen, prepare
 
@@ -35,6 +35,10 @@ def unavailable() -> str | None:
     except (cgroups.CgroupUnavailable, OSError) as e:
         return (f"no usable cgroup ({e}); run the grader as root, or in a cgroup v2 subtree delegated to its "
                 "user (e.g. `systemd-run --user --scope -p Delegate=yes ...`)")
+    try:
+        seccomp.program()
+    except seccomp.SeccompUnavailable as e:
+        return str(e)
     return probe(shutil.which("bwrap") or "bwrap", os.geteuid() == 0)
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from grader.errors import GraderError
 from grader.run import confine
-from grader.run.jail import cgroups
+from grader.run.jail import cgroups, seccomp
 from grader.run.jail import staging as staging_folder
 from grader.run.jail.mounts import (
     JOBS_IN_JAIL,
@@ -221,7 +221,8 @@ def start(staging: Path, layout: cgroups.Layout, settings: Settings, memory_mb: 
 def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind],
           view: list[tuple[str, bool]] | None, settings: Settings, memory_mb: int, staging: Path) -> Box:
     """Exec bubblewrap with the jail's options on a memfd, a result pipe and a command socket; return the box."""
-    args = bwrap_args(rt, binds, settings)
+    filter_fd = seccomp.descriptor()  # bubblewrap loads it last: the jail's processes all run under it
+    args = [*bwrap_args(rt, binds, settings), "--seccomp", str(filter_fd)]
     argfd = os.memfd_create("bwrap-args", 0)
     os.write(argfd, b"".join(a.encode() + b"\0" for a in args))
     os.lseek(argfd, 0, os.SEEK_SET)
@@ -237,7 +238,7 @@ def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind
         proc = subprocess.Popen(
             [shutil.which("bwrap") or "bwrap", "--args", str(argfd), "--", rt.python, "-I", "-S", "-B", "-c", boot],
             stdin=subprocess.DEVNULL, stdout=diag_w, stderr=diag_w, env={}, cwd="/",
-            pass_fds=(argfd, res_w, theirs.fileno()), close_fds=True,
+            pass_fds=(argfd, filter_fd, res_w, theirs.fileno()), close_fds=True,
             preexec_fn=functools.partial(prepare, cg.procs_files(), view, uid))
     except (OSError, subprocess.SubprocessError) as e:
         os.close(res_r)
@@ -246,7 +247,7 @@ def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind
         diag_w = -1
         raise JailError(f"could not start the jail: {e}; {_read_now(diag_r)}") from e
     finally:
-        for fd in (argfd, res_w, diag_w):
+        for fd in (argfd, filter_fd, res_w, diag_w):
             if fd >= 0:
                 os.close(fd)
         theirs.close()

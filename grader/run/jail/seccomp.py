@@ -1,0 +1,78 @@
+"""The jail's seccomp filter: the system calls that would let one jail signal another through the files they share.
+
+Every jail binds the same host files read-only (/usr, Python, numpy, the grader's code) and the same fixture
+inodes. Reading a file changes nothing another jail can see, but some calls on a read-only descriptor do: a lock
+(`flock`, `fcntl`'s record and open-file-description locks, leases), a watch (inotify, fanotify, dnotify), or a
+question about the page cache (`preadv2` with RWF_NOWAIT, `cachestat`, io_uring's reads). Red team round 3 sent the
+bits of a hidden input from one submission's hidden call to another's public output with `flock` on standard-library
+files (tests/hostile/redteam/round3-findings.md, break 5): these calls now fail inside the jail with EPERM (or
+ENOSYS, where a library falls back to an older call). Also refused, as nothing a learner writes needs them: tracing
+and reading other processes, BPF, perf events, userfaultfd, the kernel keyrings.
+
+The filter is libseccomp's (through `pyseccomp`, a ctypes binding of the system's libseccomp.so.2), compiled here
+and handed to bubblewrap as `--seccomp FD`, which loads it after its own set-up: the jail's first process and every
+process it starts run under it, and a filter cannot be removed. Calls of another architecture (i386 on x86_64) kill
+the caller (libseccomp's default for them), so the numbers of another table cannot slip past.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+
+# fcntl commands that lock, lease or watch: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW,
+# F_SETLEASE, F_GETLEASE, F_NOTIFY (F_GETLK too: it reads another jail's locks)
+LOCKING_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
+           "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "userfaultfd",
+           "keyctl", "add_key", "request_key", "kcmp")
+MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register")  # ENOSYS
+INSTALL = "pip install pyseccomp, and the system's libseccomp (`apt-get install libseccomp2`)"
+
+
+class SeccompUnavailable(OSError):
+    """The filter cannot be built here: pyseccomp or libseccomp is missing."""
+
+
+@functools.cache
+def program() -> bytes:
+    """The filter as the BPF program bubblewrap's --seccomp reads (built once per process)."""
+    try:
+        import pyseccomp as sc  # a runtime dependency; the system library behind it may still be missing
+    except (ImportError, OSError) as e:
+        raise SeccompUnavailable(f"the jail's seccomp filter cannot be built ({e}): {INSTALL}") from None
+    try:
+        f = sc.SyscallFilter(sc.ALLOW)
+        for name in REFUSED:
+            _rule(f, sc.ERRNO(errno.EPERM), name)
+        for name in MISSING:
+            _rule(f, sc.ERRNO(errno.ENOSYS), name)
+        for cmd in LOCKING_FCNTL:
+            f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.EQ, cmd))
+        fd = os.memfd_create("grader-seccomp", os.MFD_CLOEXEC)
+        try:
+            with os.fdopen(os.dup(fd), "wb") as out:
+                f.export_bpf(out)
+            os.lseek(fd, 0, os.SEEK_SET)
+            return os.read(fd, 1 << 20)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise SeccompUnavailable(f"the jail's seccomp filter cannot be built ({e}): {INSTALL}") from None
+
+
+def _rule(f: object, action: int, name: str) -> None:
+    """One refusal; a call this libseccomp does not know (an older one) has no number here to refuse."""
+    try:
+        f.add_rule(action, name)  # type: ignore[attr-defined]
+    except (ValueError, OSError):
+        return
+
+
+def descriptor() -> int:
+    """A new descriptor, at offset 0, holding the program: bubblewrap reads it (`--seccomp FD`) and closes it."""
+    fd = os.memfd_create("grader-seccomp", 0)
+    os.write(fd, program())
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd

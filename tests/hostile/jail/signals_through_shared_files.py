@@ -1,0 +1,36 @@
+"""Signal another jail through a file every jail sees read-only (red team round 3, break 5): lock it, watch it, or
+ask the page cache about it. Each way that works here is a channel from one submission's hidden call to another's."""
+import ctypes
+import fcntl
+import os
+import struct
+
+
+def run_double(x):
+    worked = []
+    path = os.__file__  # the standard library: the same inode in every jail
+    fd = os.open(path, os.O_RDONLY)
+    libc = ctypes.CDLL(None, use_errno=True)
+    ways = {
+        "flock": lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
+        "fcntl F_SETLK": lambda: fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
+        "fcntl F_GETLK": lambda: fcntl.fcntl(fd, fcntl.F_GETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)),
+        "fcntl F_OFD_SETLK": lambda: fcntl.fcntl(fd, 37, struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0)),
+        "fcntl F_SETLEASE": lambda: fcntl.fcntl(fd, 1024, fcntl.F_RDLCK),
+        "inotify": lambda: _ok(libc.inotify_add_watch(_ok(libc.inotify_init()), path.encode(), 0x20)),
+        "preadv2 RWF_NOWAIT": lambda: os.preadv(fd, [bytearray(16)], 0, 8),
+    }
+    for name, way in ways.items():
+        try:
+            way()
+            worked.append(name)
+            print("worked:", name)
+        except OSError as e:
+            print("blocked:", name, type(e).__name__, e)
+    return 2 * x if worked else x * 0
+
+
+def _ok(result):
+    if result < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    return result
