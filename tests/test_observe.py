@@ -167,3 +167,25 @@ def test_a_call_the_function_makes_of_itself_is_part_of_the_outer_one(monkeypatc
     module.attend(np.zeros((2, 3)))
     restore()
     assert [c["args"] for c in record] == [{"x": {"shape": [2, 3]}}]
+
+
+def test_a_function_held_as_a_default_argument_or_in_a_closure_is_observed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 3 (dave): `gpt2_cached(..., attend=run_attention_cached)` bound the function at definition time,
+    so calls through the default never reached the wrapper and a correct cache was failed as "never called"."""
+    module = types.ModuleType("student.fake_bound")
+    exec("def attend(x, past=None):\n    return x\n\n"
+         "def by_default(x, f=attend):\n    return f(x)\n\n"
+         "def by_keyword(x, *, f=attend):\n    return f(x)\n\n"
+         "def make():\n    g = attend\n    def inner(x):\n        return g(x)\n    return inner\n\n"
+         "by_closure = make()\n\n"
+         "class Model:\n    def step(self, x, f=attend):\n        return f(x)\n", module.__dict__)
+    monkeypatch.setitem(sys.modules, "student.fake_bound", module)
+    original = module.attend
+    record, restore = observe.install((("student.fake_bound", "attend"),))
+    x = np.zeros((2, 3))
+    module.by_default(x), module.by_keyword(x), module.by_closure(x), module.Model().step(x)
+    restore()
+    assert len(record) == 4, record
+    assert module.by_default.__defaults__ == (original,) and module.by_keyword.__kwdefaults__ == {"f": original}
+    assert module.by_closure.__closure__[0].cell_contents is original
+    assert module.Model.step.__defaults__ == (original,)

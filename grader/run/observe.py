@@ -2,9 +2,10 @@
 
 A stage can be judged on how a function works, not only on what it returns: the kvcache stage's generator must feed
 one new position at a time to its attention, with the cache as `past`. For such a call the child wraps each observed
-function wherever a learner's module holds it (so `run_attention_cached(...)` inside `run_generate_cached` goes
-through the wrapper), and records, per call, the shapes of its arguments and of what it returned: never values. The
-record travels back in the result frame; the stage's check (checks.py) judges it in the grader.
+function wherever a learner's module holds it, by name or as a default argument or closure cell of one of its
+functions (so `run_attention_cached(...)` inside `run_generate_cached` goes through the wrapper), and records, per
+call, the shapes of its arguments and of what it returned: never values. The record travels back in the result
+frame; the stage's check (checks.py) judges it in the grader.
 
 This runs in the learner's process: code that sets out to fake its own record can (calling the wrapper with
 made-up shapes). What it shows is how honest code works; values are still judged by the grader (SECURITY.md).
@@ -16,6 +17,7 @@ import functools
 import importlib
 import inspect
 import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -44,7 +46,7 @@ def summary(value: Any, depth: int = 0) -> Any:
 def install(targets: tuple[tuple[str, str], ...]) -> tuple[list[dict[str, Any]], Callable[[], None]]:
     """Wrap each (module, function) wherever a learner's module holds it; the record, and how to undo it all."""
     record: list[dict[str, Any]] = []
-    undo: list[tuple[dict[str, Any], str, Any]] = []
+    undo: list[Callable[[], None]] = []
     for module_name, name in targets:
         try:  # imported as the learner's own code would import it; a module that cannot be is simply not observed
             module = importlib.import_module(module_name)
@@ -61,14 +63,50 @@ def install(targets: tuple[tuple[str, str], ...]) -> tuple[list[dict[str, Any]],
             namespace = getattr(mod, "__dict__", {})
             for key, value in list(namespace.items()):
                 if value is original:
-                    undo.append((namespace, key, value))
+                    undo.append(functools.partial(namespace.__setitem__, key, value))
                     namespace[key] = wrapper
+                for fn in _functions(value):
+                    undo += _rebind(fn, original, wrapper)
 
     def restore() -> None:
-        for namespace, key, value in undo:
-            namespace[key] = value
+        for step in reversed(undo):
+            step()
 
     return record, restore
+
+
+def _functions(value: Any) -> list[types.FunctionType]:
+    """A module-level function, or the functions of a class.
+
+    Where a learner may hold the observed function other than by name: a default argument
+    (`attend=run_attention_cached`), a closure's cell.
+    """
+    if isinstance(value, types.FunctionType):
+        return [value]
+    if isinstance(value, type):
+        return [v for v in vars(value).values() if isinstance(v, types.FunctionType)]
+    return []
+
+
+def _rebind(fn: types.FunctionType, original: Any, wrapper: Any) -> list[Callable[[], None]]:
+    """Point fn's default arguments and closure cells that hold `original` at `wrapper`; how to undo it."""
+    undo: list[Callable[[], None]] = []
+    defaults, kwdefaults = fn.__defaults__, fn.__kwdefaults__
+    if defaults and any(d is original for d in defaults):
+        fn.__defaults__ = tuple(wrapper if d is original else d for d in defaults)
+        undo.append(functools.partial(setattr, fn, "__defaults__", defaults))
+    if kwdefaults and any(d is original for d in kwdefaults.values()):
+        fn.__kwdefaults__ = {k: wrapper if d is original else d for k, d in kwdefaults.items()}
+        undo.append(functools.partial(setattr, fn, "__kwdefaults__", kwdefaults))
+    for cell in fn.__closure__ or ():
+        try:
+            held = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if held is original:
+            cell.cell_contents = wrapper
+            undo.append(functools.partial(setattr, cell, "cell_contents", original))
+    return undo
 
 
 def _recording(name: str, original: Callable[..., Any], record: list[dict[str, Any]]) -> Callable[..., Any]:
