@@ -189,6 +189,13 @@ def test_a_graded_submission_shows_learners_hidden_numbers_and_instructors_hidde
         assert TELLING in shown and "secret" in shown, f"{name} lost the hidden ids:\n{shown}"
 
 
+def test_the_courses_hidden_ids_are_the_numbers_learners_see() -> None:
+    """The course's hidden ids describe nothing, and a learner's "hidden 2" is the case `hidden_2` of its stage."""
+    for stage in load_course(ROOT).stages:
+        hidden = [c.id for c in stage.cases if c.hidden]
+        assert hidden == [f"hidden_{n}" for n in range(1, len(hidden) + 1)], stage.id
+
+
 def test_a_timeout_on_a_hidden_case_is_named_by_its_number_under_a_later_stage() -> None:
     """A later stage whose file imports the looping module says why its public cases did not run: never the id."""
     looped = CaseResult("double", TELLING, "run_double", Status.TIMEOUT, hidden=True, hidden_number=2,
