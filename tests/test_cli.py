@@ -50,11 +50,11 @@ def test_failure_names_the_mistake(mini):
 def test_hidden_case_feedback_shows_no_values(mini):
     write_student(mini, "double", "def run_double(x):\n    return x + 2\n")
     out = run_cli("--stage", "double", cwd=mini.root).stdout
-    secret = out[out.index("secret"):]
+    secret = out[out.index("hidden 1"):]  # the hidden case 'secret', by its number: never its id
     secret = secret[:secret.index("\n", secret.index("\n") + 1)]
-    assert "expected" not in secret and "worst" not in secret and "plus_two" in out
+    assert "expected" not in secret and "worst" not in secret and "plus_two" in out and "secret" not in out
     data = json.loads(run_cli("--stage", "double", "--format", "json", cwd=mini.root).stdout)
-    hidden = next(c for c in data["stages"][0]["cases"] if c["id"] == "secret")
+    hidden = next(c for c in data["stages"][0]["cases"] if c["id"] == "hidden 1")
     assert "comparisons" not in hidden and hidden["diagnosis"] == "plus_two"
 
 
@@ -168,11 +168,11 @@ def test_hidden_case_leaks_nothing_through_messages_or_prints(mini):
     leak = "def run_double(x):\n    print('LEAK', x.tolist())\n    raise ValueError(f'LEAK {x.tolist()}')\n"
     write_student(mini, "double", leak)
     text = run_cli("--stage", "double", cwd=mini.root).stdout
-    secret = [line for line in text.splitlines() if "secret" in line]
+    secret = [line for line in text.splitlines() if "hidden 1" in line]
     assert secret and "LEAK" not in "".join(secret) and "hidden case" in secret[0]
     assert "LEAK [[1.0, -2.0" in text  # the public cases still show everything
     data = json.loads(run_cli("--stage", "double", "--format", "json", cwd=mini.root).stdout)
-    hidden = next(c for c in data["stages"][0]["cases"] if c["id"] == "secret")
+    hidden = next(c for c in data["stages"][0]["cases"] if c["id"] == "hidden 1")
     assert "LEAK" not in json.dumps(hidden) and hidden["message"] == "fail (hidden case)"  # how it failed is not shown
 
 

@@ -147,7 +147,7 @@ def test_feedback_for_one_learner_and_files_for_all(class_of: tuple[Course, Path
     assert "feedback for dan" in out and "Score: 3/7" in out and "Known mistake: plus_two" in out
     assert "worst at" in out and "first mismatches" in out  # failing public cases in full
     assert "shape seen (2, 3)" in out and "(5,)" not in out  # a hidden case's printed output is never shown
-    assert "secret" in out and "does not match" in out
+    assert "hidden 1" in out and "does not match" in out and "secret" not in out  # the hidden case, never its id
     assert "graded with the reference double" in out
     near = run_cli("feedback", "--db", str(db), "dann", cwd=course.root)
     assert near.returncode == 2 and "did you mean 'dan'" in near.stderr

@@ -168,8 +168,8 @@ def test_gradescope_hides_hidden_cases() -> None:
     data = json.loads(gradescope.render(_report()))
     assert SECRET not in json.dumps(data, ensure_ascii=False) and "1.2345" not in json.dumps(data)
     hidden = {t["name"]: t["output"] for t in data["tests"] if "hidden" in t["name"]}
-    assert "Known mistake: square" in hidden["s1: hidden_fail"]
-    assert "failed" in hidden["s1: hidden_error"] and "exception" not in hidden["s1: hidden_error"]  # how: not shown
+    assert "Known mistake: square" in hidden["s1: hidden 1"]
+    assert "failed" in hidden["s1: hidden 2"] and "exception" not in hidden["s1: hidden 2"]  # how: not shown
 
 
 # --- CSV (RFC 4180) --------------------------------------------------------------------------------------------

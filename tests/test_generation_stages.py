@@ -537,31 +537,40 @@ def tok_files(artifacts: dict[str, Path]) -> tuple[dict[str, int], list[list[str
             json.loads((d / "merges.json").read_text(encoding="utf-8")))
 
 
-def test_tokenizer_cases_cover_the_issue() -> None:
+def test_tokenizer_cases_cover_the_issue(tok_ref: ModuleType,
+                                         tok_files: tuple[dict[str, int], list[list[str]]]) -> None:
     texts = [c["inputs"]["text"]["value"] for c in ENCODE_CASES]
     joined = "".join(texts)
     assert "" in texts
     for needle in (" the", "'s", "'ll", "123", "!!!", "\n\n", "   ", "é", "’", "🙂"):
         assert needle in joined, needle
-    assert {_text_key(c) for c in ENCODE_CASES} <= {_text_key(c) for c in DECODE_CASES}  # a round trip on each
+    for case in ENCODE_CASES:  # a round trip on each: some decode case takes back what it encodes to
+        assert _twins(case, DECODE_CASES, tok_ref, tok_files), case["id"]
 
 
-def _text_key(case: dict[str, Any]) -> str:
-    """encode_X and decode_X (hidden_encode_X, hidden_decode_X) are the same text's two directions."""
-    return case["id"].replace("encode_", "").replace("decode_", "")
+def _twins(case: dict[str, Any], others: list[dict[str, Any]], tok_ref: ModuleType,
+           tok_files: tuple[dict[str, int], list[list[str]]]) -> list[dict[str, Any]]:
+    """The cases of the other direction on the same text: an encode case's text encodes to a decode case's ids.
+
+    Found by content, not by id: hidden cases are named hidden_1, hidden_2 (their ids describe nothing).
+    """
+    def encoded(c: dict[str, Any]) -> list[int]:
+        return list(tok_ref.bpe_encode(c["inputs"]["text"]["value"], *tok_files).tolist())
+
+    if "text" in case["inputs"]:
+        return [c for c in others if c["inputs"]["ids"]["values"] == encoded(case)]
+    return [c for c in others if encoded(c) == case["inputs"]["ids"]["values"]]
 
 
 @pytest.mark.parametrize("case", DECODE_CASES, ids=ids(DECODE_CASES))
 def test_decode_cases_are_the_encodings_of_the_encode_cases(case: dict[str, Any], tok_ref: ModuleType,
                                                            tok_files: tuple[dict[str, int], list[list[str]]]) -> None:
-    vocab, merges = tok_files
-    twin = [c for c in ENCODE_CASES if _text_key(c) == _text_key(case)]
+    vocab = tok_files[0]
+    twin = _twins(case, ENCODE_CASES, tok_ref, tok_files)
     ids_ = case["inputs"]["ids"]["values"]
     text = tok_ref.bpe_decode(np.asarray(ids_, dtype=np.int64), vocab)
     if twin:
-        source = twin[0]["inputs"]["text"]["value"]
-        assert tok_ref.bpe_encode(source, vocab, merges).tolist() == ids_
-        assert text == source
+        assert text == twin[0]["inputs"]["text"]["value"]
     else:
         assert "\ufffd" in text or "<|endoftext|>" in text  # the decode-only cases: a cut character, the EOT token
 

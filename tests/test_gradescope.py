@@ -76,7 +76,8 @@ def test_correct_submission_scores_full_marks(bundle: Path, tmp_path: Path) -> N
     data = run_autograder(autograder_root(bundle, tmp_path, {f"student/{k}.py": v for k, v in GOOD.items()}))
     assert data["score"] == 7.0 and sum(t["max_score"] for t in data["tests"]) == pytest.approx(7.0)
     assert {t["status"] for t in data["tests"]} == {"passed"}
-    assert "double: secret" in [t["name"] for t in data["tests"]]
+    assert "double: hidden 1" in [t["name"] for t in data["tests"]]  # the hidden case 'secret', by its number
+    assert "secret" not in json.dumps(data)  # its id is the course author's, never shown to a learner
 
 
 @pytest.mark.slow  # a second autograder run; hidden feedback: test_formats.py
@@ -85,7 +86,7 @@ def test_files_uploaded_without_a_folder_and_hidden_feedback(bundle: Path, tmp_p
     files["double.py"] = "def run_double(x):\n    print('x is', x.tolist())\n    return x * x\n"
     data = run_autograder(autograder_root(bundle, tmp_path, files))
     tests = {t["name"]: t for t in data["tests"]}
-    secret = tests["double: secret"]
+    secret = tests["double: hidden 1"]
     assert secret["status"] == "failed" and "Known mistake: square" in secret["output"]
     assert "x is" not in secret["output"] and "[" not in secret["output"]  # no hidden inputs or values
     assert "x is" in tests["double: small"]["output"]  # a public case shows what the code printed

@@ -1,20 +1,28 @@
 """The third red team's breaks of graded mode (tests/hostile/redteam/round3-findings.md), each now a test.
 
 Break 1 (escapes through the observe record) and 2 (a correct cache failing the check) are tested in
-test_observe.py; this file holds break 3 (the jail's copy of common/gpt2.py), 4 (hidden ids) and 5 (flock between
-jails).
+test_observe.py; this file holds break 3 (the jail's copy of common/gpt2.py), 4 (hidden ids: learners see "hidden N")
+and 5 (flock between jails).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from conftest import GRADED_FLAGS, ROOT, linked_course
+from conftest import GRADED_FLAGS, ROOT, UNSANDBOXED, linked_course
 
-from grader.course import commoncut, load_course
+from grader import fixtures
+from grader.course import Course, commoncut, load_course
 from grader.errors import CourseError
-from grader.instructor import batch, submissions, upstream
+from grader.instructor import batch, cohort, feedback, submissions, upstream
+from grader.instructor.gradebook import Gradebook
+from grader.judge import loops
+from grader.report import gradescope, html, junit
+from grader.report import json as json_report
+from grader.report import text as text_report
+from grader.results import CaseResult, Report, StageResult, Status, without_hidden_values
 from grader.run import jail
 
 WHY_NOT = jail.unavailable()
@@ -129,3 +137,79 @@ def test_a_learner_who_calls_the_jails_common_copy_solves_nothing(stage_id: str,
     assert not result.passed and not any(c.passed for c in result.cases), [(c.case, c.message[:200])
                                                                             for c in result.cases]
     assert any("_course_common_gpt2" in c.message for c in result.cases), [c.message[:300] for c in result.cases]
+
+
+# --- 4. hidden cases' ids, which may spell their inputs, reach no learner: "hidden 1", "hidden 2" ----------------
+
+TELLING = "hidden_x_is_five_uniform_seed_8"  # an id that describes its case's inputs, as the course's used to
+
+
+def mini_with_a_telling_id(mini: Course) -> Course:
+    """The mini course's `double` with a second hidden case, named after its inputs, before 'secret' in stage.yaml."""
+    yaml = mini.stage("double").file
+    text = yaml.read_text()
+    yaml.write_text(text.replace("  - id: random\n", f"""  - id: {TELLING}
+    visibility: hidden
+    inputs:
+      x: {{random: uniform, shape: [5], low: -3, high: 3, seed: 9, dtype: float32}}
+  - id: random
+""", 1))
+    course = load_course(mini.root)
+    fixtures.build(course, course.stage("double"))
+    return course
+
+
+def test_a_graded_submission_shows_learners_hidden_numbers_and_instructors_hidden_ids(mini: Course,
+                                                                                      tmp_path: Path) -> None:
+    course = mini_with_a_telling_id(mini)
+    assert [c.id for c in course.stage("double").cases if c.hidden] == [TELLING, "secret"]
+    sub = tmp_path / "subs" / "ann" / "student"
+    sub.mkdir(parents=True)
+    (sub / "double.py").write_text("def run_double(x):\n    return x + 2\n")  # plus_two on every case
+    with Gradebook(tmp_path / "gb.sqlite", course.title) as book:
+        done = batch.run(course, tmp_path / "subs", book, batch.BatchOptions(stages=("double",),
+                                                                             unsandboxed=UNSANDBOXED))
+        assert done.graded == 1
+        stored = book.report("ann")
+        assert stored is not None
+        learner = {  # what a learner reads: feedback, results.json (autograde writes it), the reports of a grade
+            "feedback": feedback.for_learner(course, book, "ann"),
+            "results.json": json.dumps(gradescope.results(stored)),
+            "json": json_report.render(stored), "junit": junit.render(stored), "text": text_report.render(stored)}
+        instructor = {"gradebook": " ".join(c.case for c in book.cases()),
+                      "report": cohort.render_text(cohort.build(course, book)),
+                      "report --html": html.render(cohort.build(course, book))}
+    for name, shown in learner.items():
+        assert TELLING not in shown and "secret" not in shown, f"{name} names a hidden case by its id:\n{shown}"
+        assert "hidden 1" in shown and "hidden 2" in shown, name
+    names = [t["name"] for t in json.loads(learner["results.json"])["tests"]]
+    assert names == ["double: small", "double: hidden 1", "double: random", "double: hidden 2"]  # stage.yaml order
+    assert "plus_two" in learner["feedback"]  # a hidden case still shows its verdict and named mistake
+    for name, shown in instructor.items():  # the instructor fixes cases by their ids
+        assert TELLING in shown and "secret" in shown, f"{name} lost the hidden ids:\n{shown}"
+
+
+def test_the_courses_hidden_ids_are_the_numbers_learners_see() -> None:
+    """The course's hidden ids describe nothing, and a learner's "hidden 2" is the case `hidden_2` of its stage."""
+    for stage in load_course(ROOT).stages:
+        hidden = [c.id for c in stage.cases if c.hidden]
+        assert hidden == [f"hidden_{n}" for n in range(1, len(hidden) + 1)], stage.id
+
+
+def test_a_timeout_on_a_hidden_case_is_named_by_its_number_under_a_later_stage() -> None:
+    """A later stage whose file imports the looping module says why its public cases did not run: never the id."""
+    looped = CaseResult("double", TELLING, "run_double", Status.TIMEOUT, hidden=True, hidden_number=2,
+                        where="student/double.py:2  while True:")
+    result = without_hidden_values(StageResult("double", "Double", [looped], student_file="student/double.py"))
+    why = loops.stuck(result)["student.double"]
+    assert TELLING not in why and "timed out on case 'hidden 2' of stage 'double'" in why, why
+
+
+def test_old_gradebook_rows_number_their_hidden_cases_by_their_order() -> None:
+    """A report stored before hidden cases were numbered (no hidden_number) still never shows their ids."""
+    cases = [CaseResult("double", "small", "run_double", Status.PASS),
+             CaseResult("double", TELLING, "run_double", Status.FAIL, hidden=True),
+             CaseResult("double", "secret", "run_double", Status.PASS, hidden=True)]
+    shown = text_report.render(Report("c", [StageResult("double", "Double", cases)]), verbose=True)
+    assert TELLING not in shown and "secret" not in shown
+    assert "hidden 1  does not match" in shown and "hidden 2  passes" in shown, shown

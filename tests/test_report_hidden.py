@@ -1,8 +1,9 @@
 """The one hidden-case policy (results.redacted), held for every output format by a property test.
 
-Hidden cases are crafted with distinctive strings and numbers in every field that comes from their values (message,
-printed output, notes, comparisons, the type returned, cut counts, time); whatever else the report holds, none of
-them may appear in any format: text at any size, verbose or not, in colour or not, JSON, JUnit, Gradescope, CSV.
+Hidden cases are crafted with distinctive strings and numbers in their ids (an id may describe the case's inputs) and
+in every field that comes from their values (message, printed output, notes, comparisons, the type returned, cut
+counts, time); whatever else the report holds, none of them may appear in any format: text at any size, verbose or
+not, in colour or not, JSON, JUnit, Gradescope, CSV.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from grader.report import json as json_report
 from grader.results import CaseResult, Comparison, Mismatch, Report, StageResult, Status, redacted
 
 SECRETS = ("SECRETMSG", "SECRETOUT", "SECRETERR", "SECRETNOTE", "SECRETKEY", "SECRETPROBLEM", "SecretType",
-           "SECRETFRAME")
+           "SECRETFRAME", "SECRETID")
 VALUES = (271828.1828459045, -314159.26535, 0.000161803398875, 141421.3562373)
 CUT = 424242
 SECONDS = 777.125
@@ -53,7 +54,8 @@ comparisons = st.builds(
 def hidden_cases(draw: st.DrawFn, n: int) -> CaseResult:
     status = draw(st.sampled_from(list(Status)))
     return CaseResult(
-        stage="s", case=f"hidden_{n}", function="run_f", status=status, points=1.0 if status is Status.PASS else 0,
+        stage="s", case=f"SECRETID_{n}", hidden_number=draw(st.sampled_from([0, n + 1])), function="run_f",
+        status=status, points=1.0 if status is Status.PASS else 0,
         max_points=1.0, hidden=True, atol=1e-5, rtol=0.0, comparisons=draw(st.lists(comparisons, max_size=3)),
         message=draw(messages), diagnosis=draw(st.sampled_from([None, "named_mistake"])),
         diagnosis_hint="the hint is the course's, not the case's", notes=draw(st.lists(st.just("SECRETNOTE"),
@@ -101,7 +103,7 @@ def test_hidden_cases_still_show_their_verdict_and_named_mistake() -> None:
     case = CaseResult("s", "secret", "run_f", Status.FAIL, max_points=1.0, hidden=True, message="SECRETMSG",
                       diagnosis="plus_two", diagnosis_hint="Adding 2 is not doubling.")
     report = Report("c", [StageResult("s", "S", [case], max_points=1.0)])
-    assert "secret  does not match (hidden case)" in text.render(report)
+    assert "hidden 1  does not match (hidden case)" in text.render(report) and "secret" not in text.render(report)
     assert "Known mistake: plus_two. Adding 2 is not doubling." in text.render(report)
     data = json.loads(json_report.render(report))["stages"][0]["cases"][0]
     assert (data["diagnosis"], data["message"], data["status"]) == ("plus_two", "fail (hidden case)", "fail")
@@ -110,11 +112,11 @@ def test_hidden_cases_still_show_their_verdict_and_named_mistake() -> None:
 
 def test_redacted_keeps_only_what_the_policy_names() -> None:
     """A field added to CaseResult later is dropped from hidden cases unless the policy is changed to keep it."""
-    keep = {"stage", "case", "function", "status", "weight", "points", "max_points", "hidden", "atol", "rtol",
-            "diagnosis", "diagnosis_hint"}
+    keep = {"stage", "function", "status", "weight", "points", "max_points", "hidden", "hidden_number", "atol",
+            "rtol", "diagnosis", "diagnosis_hint"}
     default = CaseResult("s", "c", "f", Status.FAIL)
-    filled = CaseResult("s", "c", "f", Status.FAIL, hidden=True, comparisons=[Comparison(ok=False)], message="m",
-                        notes=["n"], stdout="o", stderr="e", stdout_cut_lines=1, stderr_cut_lines=1,
+    filled = CaseResult("s", "c", "f", Status.FAIL, hidden=True, hidden_number=3, comparisons=[Comparison(ok=False)],
+                        message="m", notes=["n"], stdout="o", stderr="e", stdout_cut_lines=1, stderr_cut_lines=1,
                         returned="list", seconds=1.0, weight=2.0, points=1.0, diagnosis="d", diagnosis_hint="h",
                         raised_in="student/x.py:f", where="student/x.py:1  loop", isolation="jail")
     assert all(getattr(filled, f.name) != getattr(default, f.name) or f.name in ("stage", "case", "function",
@@ -124,6 +126,9 @@ def test_redacted_keeps_only_what_the_policy_names() -> None:
     shown = redacted(filled)
     for f in dataclasses.fields(CaseResult):
         expected = getattr(filled, f.name) if f.name in keep else getattr(default, f.name)
+        expected = "hidden 3" if f.name == "case" else expected  # called by its number, never its id
         assert getattr(shown, f.name) == expected, f.name
+    record = redacted(dataclasses.replace(filled, status=Status.TIMEOUT), for_instructor=True)
+    assert (record.case, record.status, record.message) == ("c", Status.TIMEOUT, "")  # the gradebook's: id, status
     public = dataclasses.replace(filled, hidden=False)
     assert redacted(public) is public

@@ -217,6 +217,14 @@ class Stage:
     def case(self, case_id: str) -> Case:
         return next(c for c in self.cases if c.id == case_id)
 
+    def hidden_number(self, case_id: str) -> int:
+        """A hidden case's place among the stage's hidden cases, in stage.yaml's order, from 1 (0: a public case).
+
+        Learners see a hidden case as "hidden N" (results.shown_name), never by its id.
+        """
+        hidden = [c.id for c in self.cases if c.hidden]
+        return hidden.index(case_id) + 1 if case_id in hidden else 0
+
 
 UPSTREAM_POLICIES = ("reference", "own")  # course.yaml `upstream:`; see Course.upstream
 

@@ -170,7 +170,7 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
         if case.id not in done:
             results.append(CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.SKIPPED,
                                       max_points=stage.points * case.weight / total_weight, hidden=case.hidden,
-                                      message=why_not_run))
+                                      hidden_number=stage.hidden_number(case.id), message=why_not_run))
     not_run = stage.hidden_count + sum(c.hidden and c not in cases for c in stage.cases)
     out = StageResult(stage=stage.id, title=stage.title, cases=results, max_points=stage.points,
                       hidden_not_run=not_run,
@@ -226,7 +226,8 @@ def _collect(stage: Stage, options: Options, source: CaseSource, inputs: dict[st
         case = stage.case(outcome.case)
         result = CaseResult(stage=stage.id, case=case.id, function=case.function, status=Status.FAIL,
                             weight=case.weight, max_points=stage.points * case.weight / total_weight,
-                            hidden=case.hidden, atol=case.tolerance.atol, rtol=case.tolerance.rtol,
+                            hidden=case.hidden, hidden_number=stage.hidden_number(case.id),
+                            atol=case.tolerance.atol, rtol=case.tolerance.rtol,
                             message=outcome.message, stdout=outcome.output, stdout_cut_lines=outcome.output_cut,
                             seconds=outcome.seconds, raised_in=outcome.raised_in, returned=outcome.returned,
                             where=outcome.where, isolation=outcome.isolation)

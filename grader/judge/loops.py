@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from grader.course.model import Stage
-from grader.results import StageResult, Status
+from grader.results import StageResult, Status, shown_name
 
 # The module is never empty (dots, a name, or dots and a name), so the spaces before it and after it cannot trade
 # characters; the names after `import` are one character class, with nothing after it to fail.
@@ -78,7 +78,8 @@ def stuck(result: StageResult) -> dict[str, str]:
             continue
         where = (case.where or "").split(":", 1)[0]  # "student/gelu.py:11  while ..." (public cases only)
         module = where[:-3].replace("/", ".") if where.endswith(".py") else result.student_file[:-3].replace("/", ".")
-        out.setdefault(module, f"{case.function} timed out on case '{case.case}' of stage '{result.stage}'")
+        # said under a later stage's public cases: a hidden case by the name learners know it by, never its id
+        out.setdefault(module, f"{case.function} timed out on case '{shown_name(case)}' of stage '{result.stage}'")
     return out
 
 

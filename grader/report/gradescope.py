@@ -6,7 +6,8 @@ score, max_score, status ("passed" or "failed"), output, output_format, visibili
 top-level maximum (Gradescope sums the tests' max_score); the total is in `output` and in extra_data.max_score.
 
 Feedback on a hidden case is its status and the mistake it matches, never its inputs, expected values, the
-learner's printed output or an error message computed from its inputs.
+learner's printed output or an error message computed from its inputs; its test is named "STAGE: hidden N", never
+by the case's id (results.shown_name).
 """
 
 from __future__ import annotations

@@ -93,6 +93,7 @@ class CaseResult:
     points: float = 0.0
     max_points: float = 0.0
     hidden: bool = False
+    hidden_number: int = 0  # a hidden case's place among its stage's hidden cases in stage.yaml, from 1 (`shown_name`)
     atol: float = 0.0
     rtol: float = 0.0
     comparisons: list[Comparison] = field(default_factory=list)
@@ -232,36 +233,62 @@ def summary_of(comparisons: list[Comparison]) -> Comparison | None:
     return max(comparisons, key=lambda c: c.headroom or 0.0, default=None)
 
 
-def redacted(case: CaseResult, statuses: bool = False) -> CaseResult:
+def shown_name(case: CaseResult) -> str:
+    """What a learner sees a case called: its id, or "hidden N" for the stage's Nth hidden case (stage.yaml order).
+
+    A hidden case's id is the course author's and may describe its inputs (`hidden_the_default_is` is the prompt
+    "The default is"), so no learner-facing output shows it; the number stays the same across regrades as long as
+    the stage's hidden cases keep their order.
+    """
+    if not case.hidden:
+        return case.case
+    return f"hidden {case.hidden_number}" if case.hidden_number else "hidden"
+
+
+def redacted(case: CaseResult, for_instructor: bool = False) -> CaseResult:
     """What may be known of a hidden case: pass or fail, points and named mistake; nothing derived from its values.
 
     The one hidden-case policy: the judge strips graded hidden cases with it, and every renderer shows a hidden
-    case through it (no inputs, expected or actual values, errors, messages, notes, printed output or how much of it
-    was cut, what type was returned, or time taken). A field added to CaseResult is dropped here unless it is
-    named below. Every way of failing shows as FAIL: the status (exception, timeout, exited...) is the submission's
-    to choose, so showing it would tell a learner bits of a hidden input. Only pass, fail, not started (a stub must
-    say so) and not run remain. `statuses` keeps the status, for the instructor's own records (the gradebook's counts
-    of timeouts and crashes); learners never see those.
+    case through it (no id, inputs, expected or actual values, errors, messages, notes, printed output or how much
+    of it was cut, what type was returned, or time taken). A field added to CaseResult is dropped here unless it is
+    named below. The case is called by `shown_name` ("hidden 2"), never by its id. Every way of failing shows as
+    FAIL: the status (exception, timeout, exited...) is the submission's to choose, so showing it would tell a
+    learner bits of a hidden input. Only pass, fail, not started (a stub must say so) and not run remain.
+    `for_instructor` keeps the status and the id, for the instructor's own records (the gradebook's counts of
+    timeouts and crashes, its pass rate per case); learners never see those.
     """
     if not case.hidden:
         return case
-    status = case.status if statuses or case.status in (Status.PASS, Status.SKIPPED, Status.TODO) else Status.FAIL
-    return CaseResult(stage=case.stage, case=case.case, function=case.function, status=status,
-                      weight=case.weight, points=case.points, max_points=case.max_points, hidden=True,
+    keep = for_instructor or case.status in (Status.PASS, Status.SKIPPED, Status.TODO)
+    return CaseResult(stage=case.stage, case=case.case if for_instructor else shown_name(case),
+                      function=case.function, status=case.status if keep else Status.FAIL, weight=case.weight,
+                      points=case.points, max_points=case.max_points, hidden=True, hidden_number=case.hidden_number,
                       atol=case.atol, rtol=case.rtol, diagnosis=case.diagnosis, diagnosis_hint=case.diagnosis_hint)
 
 
 def without_hidden_values(result: StageResult) -> StageResult:
-    """The stage's result with every hidden case redacted (in place; returned for chaining)."""
-    result.cases = [redacted(c, statuses=True) for c in result.cases]
+    """The stage's result with its hidden cases redacted for the instructor's records (in place; returned for chaining).
+
+    What the judge keeps of a graded stage: the ids and statuses stay, for the gradebook; every renderer then shows
+    the result through `shown_report`, which calls hidden cases "hidden N".
+    """
+    result.cases = [redacted(c, for_instructor=True) for c in result.cases]
     return result
 
 
 def shown(stage: StageResult) -> StageResult:
-    """A stage as a learner may read it: its hidden cases redacted (so its own status comes from what they show)."""
+    """A stage as a learner may read it: its hidden cases redacted (so its own status comes from what they show).
+
+    Records made without their hidden cases' numbers (a gradebook row from before they were numbered) number them
+    by their place among the stage's hidden cases, which the judge keeps in the stage's order.
+    """
     from dataclasses import replace
 
-    return replace(stage, cases=[redacted(c) for c in stage.cases])
+    cases = stage.cases
+    if any(c.hidden and not c.hidden_number for c in cases):
+        numbers = iter(range(1, len(cases) + 1))
+        cases = [replace(c, hidden_number=next(numbers)) if c.hidden else c for c in cases]
+    return replace(stage, cases=[redacted(c) for c in cases])
 
 
 def shown_report(report: Report) -> Report:
