@@ -81,6 +81,30 @@ def test_a_wrong_component_is_named_with_its_mistake(tmp_path):
     assert "student/scale.py" in drift[0] and "It looks like added" in drift[0] and "case 'small'" in drift[0]
 
 
+def test_the_watch_draws_the_verdict_before_the_drift_locator_runs(tmp_path):
+    """On a terminal the verdict is drawn as soon as the cases are judged; the drift note follows in a second frame."""
+    from grader.learner import grading
+    from grader.learner.screen import CLEAR
+    from grader.learner.watch import Watch
+    from tests.test_watch_session import FakeWriter
+
+    course = course_from_files(tmp_path / "course", FILES, {"scale": "def run_scale(x, s):\n    return x + s\n",
+                                                           "shift": "def run_shift(x, b):\n    return x + b\n",
+                                                           "affine": AFFINE})
+    writer = FakeWriter(columns=160, rows=60)
+    watch = Watch(course, grading.Settings(stage="affine"), writer, tty=True)  # type: ignore[arg-type]
+    watch.grade()
+    frames = "".join(writer.out).split(CLEAR)
+    drawn = [f for f in frames if "affine" in f and "FAIL" in f]
+    assert len(drawn) >= 2, frames
+    assert "Drift:" not in drawn[0] and "the scaling is the first place" in drawn[-1], drawn
+    options = grade.Options(later_drift=True)
+    result = grade.grade_stage(course, course.stage("affine"), options)
+    assert not any(n.startswith("Drift:") for n in result.notes)  # left to drift_notes
+    later = grade.drift_notes(course, course.stage("affine"), options, result)
+    assert later == [n for n in grade.grade_stage(course, course.stage("affine")).notes if n.startswith("Drift:")]
+
+
 def test_right_components_put_together_wrongly_point_at_the_composed_function(tmp_path):
     wrong = AFFINE.replace("run_shift(run_scale(x, s), b)", "run_scale(run_shift(x, b), s)")
     course = course_from_files(tmp_path / "course", FILES, {"scale": "def run_scale(x, s):\n    return x * s\n",

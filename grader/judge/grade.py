@@ -50,6 +50,7 @@ class Options:
     looping: dict[str, str] = field(default_factory=dict)  # graded: learner modules an earlier stage timed out in
     # Public cases only: called with (case, the learner's outputs, the expected ones), e.g. for --save-outputs.
     keep: Callable[[Case, dict[str, np.ndarray], dict[str, np.ndarray]], None] | None = None
+    later_drift: bool = False  # leave the drift locator to `drift_notes`, called once the verdict is on screen
 
 
 def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
@@ -180,8 +181,19 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     if options.jail is not None:  # which isolation held (SECURITY.md)
         isolation = next((r.isolation for r in results if r.isolation), None)
         out.notes.append(f"sandbox (graded): {isolation or options.jail.isolation()}")
-    out.notes.extend(_drift(course, stage, options, inputs, results))
+    if not options.later_drift:
+        out.notes.extend(_drift(course, stage, options, inputs, results))
     return out
+
+
+def drift_notes(course: Course, stage: Stage, options: Options, result: StageResult) -> list[str]:
+    """The drift locator's note on a result graded with `later_drift` (the watch draws the verdict first)."""
+    failing = next((r for r in result.cases if r.status is Status.FAIL and not r.hidden), None)
+    if stage.drift is None or failing is None:
+        return []
+    case = next(c for c in stage.cases if c.id == failing.case)
+    source = options.source or fixtures.StageFixtures(course, stage, (case,))
+    return _drift(course, stage, replace(options, later_drift=False), {case.id: source.inputs(case)}, result.cases)
 
 
 def _drift(course: Course, stage: Stage, options: Options, inputs: dict[str, dict[str, Any]],

@@ -17,6 +17,7 @@ from pathlib import Path
 from grader import report as reports
 from grader.course import Course, Stage, load_course, stagecode
 from grader.errors import GraderError
+from grader.judge import grade
 from grader.learner import commands, grading, screen
 from grader.learner.cases import OutputSaver
 from grader.learner.filewatch import FileSource, Targets
@@ -190,6 +191,7 @@ class Session:
         before, now = digest(self.course, self.stage), self.standings()
         self.graded_with = {s.id: now.of[s.id] for s in uses(self.course, self.stage)}
         options = grading.options(self.settings, now, self.cancelled(started))
+        options.later_drift = self.tty and not self.json  # the verdict first, then where it parts from the reference
         if self.saver is not None:
             options.keep = self.saver.keep(self.stage)
         result: StageResult | GraderError
@@ -222,9 +224,19 @@ class Session:
                     self.grader.prepare(self.course, following)  # its fixtures, while the learner reads this
                 if not was_passing and self.settings.next_after is not None:
                     self.advance_at = time.monotonic() + self.settings.next_after
-            if self.outputs:
-                reports.write(Report(course=self.course.title, stages=[result]), self.outputs)
         self.show()
+        if isinstance(result, StageResult) and options.later_drift and not result.passed:
+            try:
+                notes = grade.drift_notes(self.course, self.stage, options, result)
+            except GraderError as e:
+                notes = [f"the drift locator could not run: {e}"]
+            if self.interrupt.is_set() or self.last is not result:
+                return  # a newer save: its own grade follows
+            if notes:
+                result.notes.extend(notes)
+                self.show()
+        if isinstance(result, StageResult) and self.outputs:
+            reports.write(Report(course=self.course.title, stages=[result]), self.outputs)
 
     def cancelled(self, started: float) -> Callable[[], bool]:
         """The sandbox's cancel check (polled while it waits); also says so when a grade runs long."""
