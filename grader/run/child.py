@@ -32,6 +32,7 @@ from grader.run.protocol import Call, Limits, encode
 from grader.run.values import BadOutput, encode_value
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
+GRADED_FILES = 1024  # RLIMIT_NOFILE, graded: with the jail's 64 processes, at most 65,536 of the machine's files
 SETUP_FAILED = 71  # exit code of a child whose graded isolation could not be set up
 _PR_SET_PDEATHSIG = 1
 
@@ -172,7 +173,15 @@ def set_limits(memory_mb: int, graded: bool) -> None:
     cap = memory_mb << 20
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if graded:  # open files per process: the machine's file table is shared (round 4 held 1.2 M files in one call)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(GRADED_FILES, _hard_nofile()), min(GRADED_FILES,
+                                                                                          _hard_nofile())))
     sys.dont_write_bytecode = True
+
+
+def _hard_nofile() -> int:
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return GRADED_FILES if hard == resource.RLIM_INFINITY else hard
 
 
 def keep_fds(res_w: int, out: int, stack: int) -> None:

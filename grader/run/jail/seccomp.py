@@ -12,7 +12,10 @@ and reading other processes, BPF, perf events, userfaultfd, the kernel keyrings.
 The filter is libseccomp's (through `pyseccomp`, a ctypes binding of the system's libseccomp.so.2), compiled here
 and handed to bubblewrap as `--seccomp FD`, which loads it after its own set-up: the jail's first process and every
 process it starts run under it, and a filter cannot be removed. Calls of another architecture (i386 on x86_64) kill
-the caller (libseccomp's default for them), so the numbers of another table cannot slip past.
+the caller (libseccomp's default for them), so the numbers of another table cannot slip past. `fcntl`'s command
+is compared on its low 32 bits, the ones the kernel reads (red team round 4: `F_OFD_SETLK | 1 << 32` took a lock
+past an exact comparison). The host-wide figures in /proc that would carry a signal without any refused call
+(/proc/locks, /proc/sys: open files, inodes, dentries) are hidden by the jail's mounts (mounts.py).
 """
 
 from __future__ import annotations
@@ -48,8 +51,8 @@ def program() -> bytes:
             _rule(f, sc.ERRNO(errno.EPERM), name)
         for name in MISSING:
             _rule(f, sc.ERRNO(errno.ENOSYS), name)
-        for cmd in LOCKING_FCNTL:
-            f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.EQ, cmd))
+        for cmd in LOCKING_FCNTL:  # the kernel reads cmd as 32 bits: F_OFD_SETLK | 1 << 32 is F_OFD_SETLK
+            f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, cmd))
         fd = os.memfd_create("grader-seccomp", os.MFD_CLOEXEC)
         try:
             with os.fdopen(os.dup(fd), "wb") as out:

@@ -1,5 +1,6 @@
 """Signal another jail through a file every jail sees read-only (red team round 3, break 5): lock it, watch it, or
-ask the page cache about it. Each way that works here is a channel from one submission's hidden call to another's."""
+ask the page cache about it; or read what every jail's locks and open files add up to (round 4). Each way that works
+here is a channel from one submission's hidden call to another's."""
 import ctypes
 import fcntl
 import os
@@ -11,6 +12,7 @@ def run_double(x):
     path = os.__file__  # the standard library: the same inode in every jail
     fd = os.open(path, os.O_RDONLY)
     libc = ctypes.CDLL(None, use_errno=True)
+    flock = ctypes.create_string_buffer(struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0), 32)
     ways = {
         "flock": lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
         "fcntl F_SETLK": lambda: fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
@@ -19,6 +21,9 @@ def run_double(x):
         "fcntl F_SETLEASE": lambda: fcntl.fcntl(fd, 1024, fcntl.F_RDLCK),
         "inotify": lambda: _ok(libc.inotify_add_watch(_ok(libc.inotify_init()), path.encode(), 0x20)),
         "preadv2 RWF_NOWAIT": lambda: os.preadv(fd, [bytearray(16)], 0, 8),
+        "fcntl F_OFD_SETLK | 1 << 32": lambda: _ok(libc.syscall(72, fd, ctypes.c_long(37 | 1 << 32), flock)),
+        "/proc/locks": lambda: _nonempty("/proc/locks"),
+        "/proc/sys/fs/file-nr": lambda: _nonempty("/proc/sys/fs/file-nr"),
     }
     for name, way in ways.items():
         try:
@@ -28,6 +33,12 @@ def run_double(x):
         except OSError as e:
             print("blocked:", name, type(e).__name__, e)
     return 2 * x if worked else x * 0
+
+
+def _nonempty(path):
+    with open(path) as f:
+        if not f.read().strip():
+            raise OSError(f"{path} is empty")
 
 
 def _ok(result):
