@@ -28,7 +28,7 @@ def is_a_cache(calls, token_ids, params, n_head, n_new):
         args = call.get("args") if isinstance(call.get("args"), dict) else {}
         new, past = _positions(args.get("x")), _past_positions(args.get("past"))
         if new is None or past is None:
-            continue  # not arrays the grader can measure: the values were judged already
+            return None  # not arrays the grader can measure: no judging what follows by it (the values passed)
         where = f"step {step + 1}, block {block}"
         if past == 0 and fed[block] > 0:
             return (f"{where}: run_attention_cached got {new} positions and no past, after {fed[block]} positions "
@@ -56,8 +56,9 @@ def _positions(x):
 
 
 def _past_positions(past):
-    """past's number of positions: 0 for None, else that of k, [..., n_head, T_past, d_head]."""
-    if past is None:
+    """past's number of positions: 0 for None or an empty pair (None, None), else that of k, [..., n_head, T_past,
+    d_head]."""
+    if past is None or (isinstance(past, list) and past and all(p is None for p in past)):
         return 0
     k = past[0] if isinstance(past, list) and past else past  # a (k, v) pair, or one stacked array
     shape = k.get("shape") if isinstance(k, dict) else None
