@@ -65,6 +65,21 @@ def test_reference_policy_credits_a_stage_whose_only_fault_is_upstream(mini: Cou
     assert "reference" not in text.verdict(good.report.stages[1])
 
 
+def test_a_learner_whose_earlier_stages_pass_is_graded_on_their_own_code(mini: Course, tmp_path: Path) -> None:
+    """Red team round 4: under `upstream: reference`, correct code using a helper of its own earlier file (or an
+    option of its function the reference lacks) scored 0, the references standing in even for a passing stage."""
+    helper = "def run_double(x, times=2):\n    return times * x\n\n\ndef twice(x):\n    return run_double(x)\n"
+    uses = "from student.double import run_double, twice\n\n\ndef run_combine(x, y):\n" \
+           "    return twice(x) + run_double(y, times=1)\n"
+    subs = tmp_path / "subs"
+    folder(subs, "helpers", student({**GOOD, "combine": uses, "double": helper}))
+    entry = _grade(mini, subs, "helpers")
+    assert entry.report is not None
+    combine = entry.report.stages[1]
+    assert combine.passed, [(c.case, c.message[:200]) for c in combine.cases]
+    assert combine.upstream is not None and combine.upstream.policy == "own" and combine.upstream.failing == []
+
+
 @pytest.mark.slow  # the reference policy's test is in the fast loop
 def test_own_policy_says_the_stage_fails_only_because_of_an_earlier_one(mini: Course, subs: Path) -> None:
     entry = _grade(_own(mini), subs, "upstream")

@@ -1,8 +1,10 @@
 """A submission's stages graded for marks: the upstream policy, a time budget per stage, earlier stages named.
 
-course.yaml's `upstream:` decides what a stage that depends on earlier ones calls. "reference" grades it with the
-references of every stage it depends on standing in for the learner's (grade.Options(isolate=True), what
-`--isolate` does for a learner), so one mistake upstream costs its own stage only. "own" grades it with the
+course.yaml's `upstream:` decides what a stage that depends on earlier ones calls. "reference" grades it, when one
+of the stages it depends on does not pass (or was not graded in this run), with the references of every stage it
+depends on standing in for the learner's (grade.Options(isolate=True), what `--isolate` does for a learner), so one
+mistake upstream costs its own stage only; when they all pass, with the learner's own code (which may use helpers
+of those files, or options of their functions, that a reference lacks). "own" grades it with the
 learner's own earlier stages; a stage that fails while one of those fails is graded once more with the references,
 to tell "fails only because of an earlier stage" from a mistake of its own. Either way the stage's result carries
 an `Upstream` record (which of the learner's earlier stages it imports, directly or through their other files,
@@ -104,10 +106,13 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
         deadline = time.monotonic() + settings.budget
         deps = earlier(course, stage)
         references = bool(deps) and has_references(course, deps)
-        result = _grade(course, stage, root, settings, box, deadline, looping, policy == "reference" and references)
+        # Only where an earlier stage does not pass (or was not graded here): a learner whose earlier stages pass is
+        # graded on their own code, which may use more of those files than the declared functions (red team round 4)
+        stand_in = policy == "reference" and references and not all(passed.get(d) is True for d in deps)
+        result = _grade(course, stage, root, settings, box, deadline, looping, stand_in)
         if deps:
             uses = loops.reachable(root, stage.module)  # an earlier stage the learner's code never imports is no cause
-            up = Upstream(policy="reference" if policy == "reference" and references else "own",
+            up = Upstream(policy="reference" if stand_in else "own",
                           failing=[d for d in deps if passed.get(d) is False and course.stage(d).module in uses],
                           not_graded=[d for d in deps if d not in passed])
             if up.policy == "reference":
