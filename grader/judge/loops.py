@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from grader.course.model import Stage
-from grader.results import StageResult, Status, shown_name
+from grader.results import StageResult, Status
 
 # The module is never empty (dots, a name, or dots and a name), so the spaces before it and after it cannot trade
 # characters; the names after `import` are one character class, with nothing after it to fail.
@@ -74,12 +74,13 @@ def stuck(result: StageResult) -> dict[str, str]:
     """The learner modules a stage's timeouts were stuck in, each with a few words on the timeout."""
     out: dict[str, str] = {}
     for case in result.cases:
-        if case.status is not Status.TIMEOUT:
+        # A hidden case's timeout stops nothing later: "not run" under a later stage would tell the learner it
+        # timed out, where every hidden failure shows as FAIL (red team round 4). Its module may loop again there.
+        if case.status is not Status.TIMEOUT or case.hidden:
             continue
-        where = (case.where or "").split(":", 1)[0]  # "student/gelu.py:11  while ..." (public cases only)
+        where = (case.where or "").split(":", 1)[0]  # "student/gelu.py:11  while ..."
         module = where[:-3].replace("/", ".") if where.endswith(".py") else result.student_file[:-3].replace("/", ".")
-        # said under a later stage's public cases: a hidden case by the name learners know it by, never its id
-        out.setdefault(module, f"{case.function} timed out on case '{shown_name(case)}' of stage '{result.stage}'")
+        out.setdefault(module, f"{case.function} timed out on case '{case.case}' of stage '{result.stage}'")
     return out
 
 
