@@ -217,3 +217,14 @@ def test_old_gradebook_rows_number_their_hidden_cases_by_their_order() -> None:
     shown = text_report.render(Report("c", [StageResult("double", "Double", cases)]), verbose=True)
     assert TELLING not in shown and "secret" not in shown
     assert "hidden 1  does not match" in shown and "hidden 2  passes" in shown, shown
+
+
+# --- round 4 (tests/hostile/redteam/round4-findings.md) -----------------------------------------------------------
+
+
+def test_bidirectional_overrides_from_a_submission_are_escaped() -> None:
+    """U+202E and the isolates reorder what a terminal or browser shows after them: a forged line."""
+    from grader.run.protocol import safe_text
+
+    shown = safe_text("ok \u202eSSAP\u202c \u2066x\u2069 \x1b[2J\nnext\tline")
+    assert shown == "ok \\u202eSSAP\\u202c \\u2066x\\u2069 \\x1b[2J\nnext\tline"

@@ -88,7 +88,9 @@ class Outcome:
     observed: list[dict[str, Any]] | None = None  # the call's observed calls (run/observe.py), as the child said
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0/C1 controls (newline and tab kept), and Unicode's bidirectional overrides and isolates, which reorder what a
+# terminal or a browser shows after them (a forged line reads differently from its bytes: red team round 4)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
@@ -96,7 +98,8 @@ def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     text = str(text)[:cap].encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates become '?'
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        text)
 
 
 def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) -> bytes:
