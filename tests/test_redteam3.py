@@ -228,3 +228,20 @@ def test_bidirectional_overrides_from_a_submission_are_escaped() -> None:
 
     shown = safe_text("ok \u202eSSAP\u202c \u2066x\u2069 \x1b[2J\nnext\tline")
     assert shown == "ok \\u202eSSAP\\u202c \\u2066x\\u2069 \\x1b[2J\nnext\tline"
+
+
+def test_a_learner_is_told_while_self_paced_of_an_import_graded_runs_lack(tmp_path: Path) -> None:
+    """Round 4, break 7: a correct conv1d written with torch scored 0 graded ("No module named 'torch'")."""
+    from grader.judge import portable
+
+    course = load_course(ROOT)
+    stage = course.stage("conv1d")
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "conv1d.py").write_text("import numpy as np\nimport json\nfrom student.helper import f\n")
+    (tmp_path / "student" / "helper.py").write_text("def f():\n    import hypothesis.strategies\n"
+                                                    "    import not_installed_anywhere\n")
+    said = portable.notes(tmp_path, stage)
+    assert len(said) == 1 and said[0].startswith("student/helper.py imports hypothesis, which a grade for marks"), said
+    assert "not_installed_anywhere" not in said[0] and "numpy" in said[0]  # the package list names numpy
+    (tmp_path / "student" / "helper.py").write_text("import regex\n\n\ndef f():\n    pass\n")
+    assert portable.notes(tmp_path, stage) == []  # regex: offered in the jail (the tokenizer's)

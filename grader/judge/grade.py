@@ -20,7 +20,7 @@ from grader import fixtures
 from grader.course import layout, stagecode
 from grader.course.model import Case, Course, Stage
 from grader.errors import UsageError
-from grader.judge import graded, loops, verdict
+from grader.judge import graded, loops, portable, verdict
 from grader.judge.decoys import CACHE
 from grader.judge.sources import CaseSource
 from grader.results import CaseResult, StageResult, Status, without_hidden_values
@@ -178,6 +178,8 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
                       against=source.against, student_file=stage.student_file)
     out.notes.extend(source.notices)
     out.notes.extend(_upstream_notes(course, stage, imported, out, options))
+    if not options.graded:  # what a grade for marks would lack, said while the learner works
+        out.notes.extend(portable.notes(options.root or course.root, stage))
     if options.jail is not None:  # which isolation held (SECURITY.md)
         isolation = next((r.isolation for r in results if r.isolation), None)
         out.notes.append(f"sandbox (graded): {isolation or options.jail.isolation()}")

@@ -1,0 +1,87 @@
+"""Packages a learner's code imports that a grade for marks will not have: said while they still work self-paced.
+
+A graded run executes the submission in a jail that offers the standard library and the course's runtime
+dependencies only (grader/run/jail/packages.py: numpy, safetensors, regex, ...). A stage written with torch passes
+on the learner's machine and scores 0 when graded, "No module named 'torch'" (red team round 4). The learner
+should hear that while they work, not from their grade: each self-paced grade reads the imports of the stage's file
+and of the learner's modules it reaches (parsed, never imported) and names the ones a jail lacks that are installed
+here (one that is not fails the grade already, with Python's own message).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+from grader.course.model import Stage
+from grader.judge import loops
+from grader.run.jail import packages
+
+
+def notes(root: Path, stage: Stage) -> list[str]:
+    """One note per learner file that imports a package graded runs do not offer."""
+    offered = _offered()
+    out = []
+    for module in [stage.module, *sorted(loops.reachable(root, stage.module))]:
+        path = root / (module.replace(".", "/") + ".py")
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        missing = sorted(m for m in _imports(str(path), st.st_mtime_ns, st.st_size)
+                         if m not in offered and _installed(m))
+        if missing:
+            rel = path.relative_to(root).as_posix()
+            out.append(f"{rel} imports {', '.join(missing)}, which a grade for marks does not offer: graded runs "
+                       f"have the standard library and the course's packages only ({_listed()}), so this file "
+                       f"would fail there. Write it with those.")
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _imports(path: str, _mtime: int, _size: int) -> frozenset[str]:
+    """The top-level packages a file imports, at any depth of it (relative imports are the learner's own)."""
+    try:
+        tree = ast.parse(Path(path).read_bytes(), path)
+    except (OSError, SyntaxError, ValueError):
+        return frozenset()  # the grade itself says what is wrong with the file
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return frozenset(found)
+
+
+@functools.cache
+def _course_packages() -> frozenset[str]:
+    """The importable names of the packages graded runs offer (the course's runtime dependencies and theirs)."""
+    _, paths = packages.installed(tuple(packages.requirements()))
+    names = set()
+    for path in paths:
+        base = os.path.basename(path)
+        if not base.endswith((".dist-info", ".libs", ".egg-info")):
+            names.add(base.split(".")[0])
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=256)
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _listed() -> str:
+    return ", ".join(sorted(packages.name(r) for r in packages.requirements()))
+
+
+@functools.cache
+def _offered() -> frozenset[str]:
+    return frozenset(sys.stdlib_module_names) | _course_packages() | {"student", "__future__"}
