@@ -113,3 +113,15 @@ def test_one_learners_path_grades_that_learner(mini: Course, tmp_path: Path) -> 
             assert summary.total == summary.graded == 1  # the second alice too: naming one learner regrades it
         assert [r.id for r in book.rows()] == ["alice", "bob"]
     assert regrade.survey(subs, DECLARED)[2] is False and regrade.survey(subs / "alice", DECLARED)[2] is True
+
+
+def test_a_package_of_helpers_in_student_is_taken_one_level_deep() -> None:
+    from pathlib import PurePosixPath as P
+
+    """Red team round 4, break 6: student/helpers/heads.py was dropped, and a correct attention failed to import it."""
+    paths = [P("student/double.py"), P("student/helpers/__init__.py"), P("student/helpers/heads.py"),
+             P("student/helpers/deep/more.py"), P("student/.venv/lib/site.py"), P("student/__pycache__/x.py"),
+             P("student/site-packages/numpy.py"), P("student/my helpers/x.py")]
+    chosen = intake.choose(paths, DECLARED, False, "sub")
+    assert sorted(t.as_posix() for t in chosen.values()) == [
+        "student/double.py", "student/helpers/__init__.py", "student/helpers/heads.py"]

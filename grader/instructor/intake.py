@@ -79,8 +79,19 @@ def choose(paths: Sequence[PurePosixPath], declared: Sequence[str], flat_ok: boo
             picks.setdefault(PurePosixPath(wanted[rel.as_posix().casefold()]), []).append(path)
         elif len(rel.parts) == 1:  # a helper beside the stage files keeps its own name, made printable
             picks.setdefault(PurePosixPath("student", printable(rel.stem) + ".py"), []).append(path)
+        elif len(rel.parts) == 2 and _package_name(rel.parts[0]):  # a helper package: student/helpers/heads.py
+            picks.setdefault(PurePosixPath("student", rel.parts[0], printable(rel.stem) + ".py"), []).append(path)
     # of two case variants of one file (gelu.py, GELU.py), the declared spelling wins, then the first by name
     return {min(found, key=lambda p: (p.name != target.name, p.as_posix())): target for target, found in picks.items()}
+
+
+def _package_name(name: str) -> bool:
+    """Whether a folder of student/ is taken as a package of the learner's helpers, one level deep.
+
+    A plain Python name only: never `.venv`, `__pycache__` or `site-packages`, which the caps on what is extracted
+    would count.
+    """
+    return name.isidentifier() and name.isascii() and not name.startswith("_") and not ignored_dir(name)
 
 
 def _student_folder(files: list[PurePosixPath], where: str) -> PurePosixPath | None:
