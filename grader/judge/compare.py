@@ -138,13 +138,15 @@ def _finite_failure(err: np.ndarray, e: np.ndarray, tol: Tolerance, result: Comp
     return bad, worst
 
 
-CHUNK = 1 << 20  # elements compared at a time on the common path: float64 temporaries stay at a few MB each
+# Elements compared at a time on the common path: three float64 temporaries of 2 MB each stay in the caches between
+# the passes (1 << 20 was 1.7x slower on [256, 50257] logits: every pass went to memory; 1 << 16 is no faster)
+CHUNK = 1 << 18
 
 
 def _all_within(a: np.ndarray, e: np.ndarray, tol: Tolerance, result: Comparison) -> bool:
     """The common case: every element finite and within tolerance. Fills `result` if so.
 
-    Compared a chunk at a time, so a model's logits ([256, 50257] float64, 100 MB) cost no more than a few MB of
+    Compared a chunk at a time, so a model's logits ([256, 50257] float64, 100 MB) cost no more than 6 MB of
     temporaries; the same numbers as one pass over the whole array. Kept to few passes over memory, in place: on a
     model's logits this is most of the grader's own work. Anything unusual (a non-finite value, an element at or
     past its allowance, a zero allowance) is left to the exact path, which decides.
