@@ -193,10 +193,14 @@ def keep_fds(res_w: int, out: int, stack: int) -> None:
 
 
 def send(fd: int, header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) -> None:
-    """One frame (protocol.encode), written whole."""
-    view = memoryview(encode(header, parts))
-    while view:
-        view = view[os.write(fd, view):]
+    """One frame (protocol.encode's bytes), written whole.
+
+    The header, then each payload from its own buffer: a model's logits are not copied once more into one frame.
+    """
+    for piece in (encode(header, (), sizes=[len(p) for p in parts]), *parts):
+        view = memoryview(piece)
+        while view:
+            view = view[os.write(fd, view):]
 
 
 def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset()

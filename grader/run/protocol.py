@@ -102,9 +102,10 @@ def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
                         text)
 
 
-def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) -> bytes:
-    """One frame's bytes."""
-    head = json.dumps({**header, "parts": [len(p) for p in parts]}).encode()
+def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = (), sizes: list[int] | None = None
+           ) -> bytes:
+    """One frame's bytes; with `sizes`, its header alone, for payloads of those sizes written after it."""
+    head = json.dumps({**header, "parts": sizes if sizes is not None else [len(p) for p in parts]}).encode()
     return HEADER.pack(len(head)) + head + b"".join(parts)
 
 
