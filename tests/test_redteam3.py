@@ -245,3 +245,11 @@ def test_a_learner_is_told_while_self_paced_of_an_import_graded_runs_lack(tmp_pa
     assert "not_installed_anywhere" not in said[0] and "numpy" in said[0]  # the package list names numpy
     (tmp_path / "student" / "helper.py").write_text("import regex\n\n\ndef f():\n    pass\n")
     assert portable.notes(tmp_path, stage) == []  # regex: offered in the jail (the tokenizer's)
+
+
+def test_a_stage_whose_cases_were_all_not_run_counts_the_others() -> None:
+    """Round 4, row 14's cosmetic bug: "(+9 not run)" under the first of 9 cases, which is shown itself."""
+    why = "not run: run_conv1d timed out on case 'small' of stage 'conv1d'; fix that first"
+    cases = [CaseResult("layernorm", f"case_{i}", "run_layernorm", Status.SKIPPED, message=why) for i in range(9)]
+    shown = text_report.render(Report("c", [StageResult("layernorm", "Layer norm", cases)]))
+    assert "case_0 (+8 not run)" in shown, shown
