@@ -130,7 +130,11 @@ def _call(new: int, past: int | None, present: int | None = None) -> dict:
     ([_call(3, None)], "not a whole number of forward passes through the model's 2 blocks"),
     ([_call(3, None), _call(3, None), _call(1, 3), _call(1, 3), _call(1, 4), _call(1, 4), _call(1, 5), _call(1, 5)],
      "each block was fed 6 positions in all, more than the 5 tokens"),
-    ([{"function": "run_attention_cached", "args": "nonsense"}, {"function": "run_attention_cached"}], None),
+    ([{"function": "run_attention_cached", "args": "nonsense"}, {"function": "run_attention_cached"}],
+     "could not read the shape of x or of past"),  # round 5: an unreadable record no longer passes
+    ([{**_call(3, None), "args": {"x": {"shape": [3, 32]}, "past": []}},
+      {**_call(3, None), "args": {"x": {"shape": [3, 32]}, "past": []}}, _call(3, None), _call(3, None)],
+     "step 2, block 0: run_attention_cached got 3 positions and no past"),  # round 5: past=() and no cache
     ([{**_call(3, None), "args": {"x": {"shape": [3, 32]}, "past": [None, None]}},
       {**_call(3, None), "args": {"x": {"shape": [3, 32]}, "past": [None, None]}}, _call(1, 3), _call(1, 3)],
      None),  # red team round 4: each block's cache started as (None, None), an empty pair
@@ -138,7 +142,7 @@ def _call(new: int, past: int | None, present: int | None = None) -> dict:
       {**_call(3, None), "args": {"x": {"shape": [3, 32]}, "past": [None, None]}}, _call(4, None), _call(4, None)],
      "step 2, block 0: run_attention_cached got 4 positions and no past"),
 ], ids=["prompt_then_one_by_one", "last_token_fed_too", "prompt_in_pieces", "stale_past", "short_present",
-        "not_per_block", "too_many", "unreadable_record_is_judged_by_values", "empty_pair_past",
+        "not_per_block", "too_many", "unreadable_record_fails", "empty_tuple_past_no_cache", "empty_pair_past",
         "empty_pair_then_no_cache"])
 def test_the_cache_check_reads_the_record(calls: list, said: str | None) -> None:
     check = stagecode.function(load_course(ROOT).stage("kvcache"), "checks.py", "is_a_cache")

@@ -253,3 +253,36 @@ def test_a_stage_whose_cases_were_all_not_run_counts_the_others() -> None:
     cases = [CaseResult("layernorm", f"case_{i}", "run_layernorm", Status.SKIPPED, message=why) for i in range(9)]
     shown = text_report.render(Report("c", [StageResult("layernorm", "Layer norm", cases)]))
     assert "case_0 (+8 not run)" in shown, shown
+
+
+# --- round 5 (tests/hostile/redteam/round5-findings.md) -----------------------------------------------------------
+
+
+@needs_jail
+@pytest.mark.slow  # the course's stages up to kvcache, jailed: about 15 s
+def test_only_the_failing_earlier_stages_are_replaced_by_references(tmp_path: Path) -> None:
+    """Round 5, break 4: olga's only bug is in gpt2, yet her kvcache, which imports helpers of her own (passing)
+    attention.py, scored 0 when every earlier stage's reference stood in. Now only gpt2's does."""
+    root = linked_course(tmp_path / "course")
+    course = load_course(root)
+    files = upstream.reference_files(course, *course.stages)
+    gpt2_src = (ROOT / "common" / "gpt2.py").read_text()
+    greedy = (ROOT / "common" / "greedy.py").read_text().replace("from common.gpt2", "from student.common_gpt2")
+    rt = ROOT / "tests" / "hostile" / "redteam"
+    files.update({"student/common_gpt2.py": gpt2_src, "student/common_greedy.py": greedy,
+                  "student/attention.py": (rt / "round4" / "helpers_attention.py").read_text(),
+                  "student/kvcache.py": (rt / "round4" / "helpers_kvcache.py").read_text(),
+                  "student/gpt2.py": (rt / "round5" / "batchbug_gpt2.py").read_text(),
+                  "student/__init__.py": ""})
+    for rel, text in files.items():
+        (tmp_path / "subs" / "olga" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "subs" / "olga" / rel).write_text(text)
+    found = next(iter(submissions.discover(tmp_path / "subs")))
+    stages = tuple(s.id for s in course.stages if s.id not in ("generate", "tokenizer"))
+    entry = batch.grade_submission(course, found, "digest", batch.BatchOptions(stages=stages))
+    assert entry.report is not None, entry.message
+    by_id = {s.stage: s for s in entry.report.stages}
+    assert not by_id["gpt2"].passed and by_id["attention"].passed
+    kv = by_id["kvcache"]
+    assert kv.passed, [(c.case, c.message[:300]) for c in kv.cases if not c.passed]
+    assert kv.upstream is not None and kv.upstream.policy == "reference"  # gpt2 failed: its reference stood in

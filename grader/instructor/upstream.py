@@ -2,9 +2,10 @@
 
 course.yaml's `upstream:` decides what a stage that depends on earlier ones calls. "reference" grades it, when one
 of the stages it depends on does not pass (or was not graded in this run), with the references of every stage it
-depends on standing in for the learner's (grade.Options(isolate=True), what `--isolate` does for a learner), so one
-mistake upstream costs its own stage only; when they all pass, with the learner's own code (which may use helpers
-of those files, or options of their functions, that a reference lacks). "own" grades it with the
+depends on that does not pass standing in for the learner's (grade.Options(isolate=True, isolate_only=...), what
+`--isolate` does for a learner, for those stages only), so one mistake upstream costs its own stage only; the
+learner's passing earlier stages stay their own (which may use helpers of those files, or options of their
+functions, that a reference lacks). "own" grades it with the
 learner's own earlier stages; a stage that fails while one of those fails is graded once more with the references,
 to tell "fails only because of an earlier stage" from a mistake of its own. Either way the stage's result carries
 an `Upstream` record (which of the learner's earlier stages it imports, directly or through their other files,
@@ -108,8 +109,10 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
         references = bool(deps) and has_references(course, deps)
         # Only where an earlier stage does not pass (or was not graded here): a learner whose earlier stages pass is
         # graded on their own code, which may use more of those files than the declared functions (red team round 4)
-        stand_in = policy == "reference" and references and not all(passed.get(d) is True for d in deps)
-        result = _grade(course, stage, root, settings, box, deadline, looping, stand_in)
+        # ... and then only for those: a passing earlier stage stays the learner's own (red team round 5)
+        not_passing = frozenset(d for d in deps if passed.get(d) is not True)
+        stand_in = policy == "reference" and references and bool(not_passing)
+        result = _grade(course, stage, root, settings, box, deadline, looping, not_passing if stand_in else None)
         if deps:
             uses = loops.reachable(root, stage.module)  # an earlier stage the learner's code never imports is no cause
             up = Upstream(policy="reference" if stand_in else "own",
@@ -118,7 +121,8 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
             if up.policy == "reference":
                 up.with_references = result.passed
             elif up.failing and not result.passed and references and time.monotonic() < deadline:
-                up.with_references = _grade(course, stage, root, settings, box, deadline, looping, True).passed
+                up.with_references = _grade(course, stage, root, settings, box, deadline, looping,
+                                            not_passing).passed
             result.upstream = up
             sentence = upstream_sentence(result)
             if sentence:
@@ -133,8 +137,11 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
 
 
 def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, deadline: float,
-           looping: dict[str, str], isolate: bool) -> StageResult:
-    options = grade.Options(root=root, hidden=True, graded=True, isolate=isolate, looping=dict(looping),
+           looping: dict[str, str], references: frozenset[str] | None) -> StageResult:
+    """One stage graded for marks; `references`: the earlier stages whose references stand in (None: none)."""
+    isolate = references is not None
+    options = grade.Options(root=root, hidden=True, graded=True, isolate=isolate, isolate_only=references,
+                            looping=dict(looping),
                             jail=box, unsandboxed=box.unsandboxed, cancel=lambda: time.monotonic() > deadline,
                             source=settings.source(stage) if settings.source else None)
     if isolate and not box.unsandboxed:  # the jail takes no stand-ins: the references are written in as files
@@ -153,7 +160,8 @@ def with_references(course: Course, stage: Stage, root: Path, options: grade.Opt
     copy = Path(tempfile.mkdtemp(prefix=REFERENCES, dir=root))
     try:
         shutil.copytree(root / "student", copy / "student", symlinks=True)
-        deps = [course.stage(d) for d in earlier(course, stage)]
+        deps = [course.stage(d) for d in earlier(course, stage)
+                if options.isolate_only is None or d in options.isolate_only]
         looping = {m: why for m, why in options.looping.items() if m not in {d.module for d in deps}}  # replaced
         for rel, text in reference_files(course, *deps).items():  # one cut of common/ for them all
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -39,6 +39,7 @@ class Options:
     hidden: bool = True  # run hidden cases when the fixtures have them
     public: bool = True  # run public cases (graded_stages runs them apart from the hidden ones)
     isolate: bool = False  # reference implementations stand in for the stages this one depends on
+    isolate_only: frozenset[str] | None = None  # with isolate: only these stages' (graded runs: the failing ones)
     passed: dict[str, bool] = field(default_factory=dict)  # what the learner's progress says of other stages
     changed: frozenset[str] = frozenset()  # stages whose files changed since their last verdict
     cancel: Callable[[], bool] | None = None
@@ -58,18 +59,21 @@ def cases_to_run(stage: Stage, options: Options) -> tuple[Case, ...]:
     return tuple(c for c in stage.cases if (options.hidden if c.hidden else options.public))
 
 
-def stand_ins(course: Course, stage: Stage) -> dict[str, dict[str, Callable[..., Any]]]:
-    """For --isolate: every stage this one depends on (transitively), as its reference functions."""
+def stand_ins(course: Course, stage: Stage, only: frozenset[str] | None = None
+              ) -> dict[str, dict[str, Callable[..., Any]]]:
+    """For --isolate: every stage this one depends on (transitively), or only those in `only`, as their references."""
     out: dict[str, dict[str, Callable[..., Any]]] = {}
     todo = list(stage.depends_on)
     while todo:
         dep = course.stage(todo.pop())
+        todo.extend(dep.depends_on)
+        if only is not None and dep.id not in only:
+            continue
         if not (dep.dir / "reference.py").exists():
             raise UsageError(f"--isolate needs the reference solution of stage '{dep.id}', which this copy of the "
                              "course does not ship (a learners' handout); grade without --isolate: the report "
                              "still says which earlier stage does not pass")
         out[dep.module] = {f.name: stagecode.reference(dep, f.name) for f in dep.functions}
-        todo.extend(dep.depends_on)
     return out
 
 
@@ -152,7 +156,8 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()
-    substitutes = {**(stand_ins(course, stage) if options.isolate else {}), **options.extra_substitutes}
+    substitutes = {**(stand_ins(course, stage, options.isolate_only) if options.isolate else {}),
+                   **options.extra_substitutes}
     blocked = loops.blocked(options.root or course.root, stage, options.looping, set(substitutes))
     todo = [] if blocked else calls
     if options.jail is not None:  # graded: a timed-out function is not called again (`once`)

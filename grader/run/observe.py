@@ -35,7 +35,7 @@ def summary(value: Any, depth: int = 0) -> Any:
         return {"shape": [int(n) for n in value.shape]}
     if value is None or type(value) in (bool, int, float):
         return value
-    if type(value) in (tuple, list) and depth < _DEPTH:
+    if isinstance(value, tuple | list) and depth < _DEPTH:  # a namedtuple cache too
         return [summary(v, depth + 1) for v in value[:_ITEMS]]
     shape = getattr(value, "shape", None)  # a torch tensor or another array type: its shape, if it is plain
     if isinstance(shape, tuple) and all(type(n) is int for n in shape):

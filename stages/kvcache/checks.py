@@ -27,8 +27,10 @@ def is_a_cache(calls, token_ids, params, n_head, n_new):
         step, block = divmod(i, n_layer)
         args = call.get("args") if isinstance(call.get("args"), dict) else {}
         new, past = _positions(args.get("x")), _past_positions(args.get("past"))
-        if new is None or past is None:
-            return None  # not arrays the grader can measure: no judging what follows by it (the values passed)
+        if new is None or past is None:  # a cache the grader cannot read could hide no cache at all (red team 5)
+            return (f"step {step + 1}, block {block}: the grader could not read the shape of x or of past in a call of "
+                    f"run_attention_cached (past: {_said(args.get('past'))}). Pass past as None or as a (k, v) pair "
+                    f"of arrays [..., n_head, T_past, d_head], as the instructions describe.")
         where = f"step {step + 1}, block {block}"
         if past == 0 and fed[block] > 0:
             return (f"{where}: run_attention_cached got {new} positions and no past, after {fed[block]} positions "
@@ -58,11 +60,16 @@ def _positions(x):
 def _past_positions(past):
     """past's number of positions: 0 for None or an empty pair (None, None), else that of k, [..., n_head, T_past,
     d_head]."""
-    if past is None or (isinstance(past, list) and past and all(p is None for p in past)):
+    if past is None or (isinstance(past, list) and all(p is None for p in past)):  # None, (None, None), ()
         return 0
     k = past[0] if isinstance(past, list) and past else past  # a (k, v) pair, or one stacked array
     shape = k.get("shape") if isinstance(k, dict) else None
     return shape[-2] if isinstance(shape, list) and len(shape) >= 2 else None
+
+
+def _said(value):
+    """A short description of what the grader recorded of an argument (shapes or a type name, never values)."""
+    return repr(value)[:80]
 
 
 def _present_positions(returned):
