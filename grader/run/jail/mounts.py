@@ -137,3 +137,22 @@ def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[s
                          ("/dev/shm", 1 << 20)):
         args += ["--size", str(size), "--tmpfs", folder]
     return args + ["--remount-ro", "/", "--chdir", "/tmp"]
+
+
+def proc_standins(memory_mb: int) -> dict[str, bytes]:
+    """Fixed stand-ins for the host-wide figures a jail could set and another read exactly (red team round 5).
+
+    The machine's memory (`Shmem:` carried a hidden input between two jails), its CPU counters and fork count
+    (`processes` carried one from a stage's hidden cases to the next stage's public output), its load and VM
+    counters. They keep the formats programs parse (glibc counts `cpuN` lines of /proc/stat for the number of
+    processors) and say nothing of the host: the memory is the jail's own limit.
+    """
+    cpus = os.cpu_count() or 1
+    kb = memory_mb * 1024
+    stat = "cpu  0 0 0 0 0 0 0 0 0 0\n" + "".join(f"cpu{i} 0 0 0 0 0 0 0 0 0 0\n" for i in range(cpus))
+    stat += "intr 0\nctxt 0\nbtime 0\nprocesses 0\nprocs_running 1\nprocs_blocked 0\nsoftirq 0\n"
+    meminfo = "".join(f"{k}:{v:>16} kB\n" for k, v in (("MemTotal", kb), ("MemFree", kb), ("MemAvailable", kb),
+                                                         ("Buffers", 0), ("Cached", 0), ("SwapTotal", 0),
+                                                         ("SwapFree", 0), ("Shmem", 0)))
+    return {"/proc/stat": stat.encode(), "/proc/meminfo": meminfo.encode(), "/proc/loadavg": b"0.00 0.00 0.00 1/1 1\n",
+            "/proc/vmstat": b"nr_free_pages 0\n"}

@@ -29,7 +29,7 @@ import os
 LOCKING_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
            "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "userfaultfd",
-           "keyctl", "add_key", "request_key", "kcmp")
+           "keyctl", "add_key", "request_key", "kcmp", "sysinfo")
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register")  # ENOSYS
 INSTALL = "pip install pyseccomp, and the system's libseccomp (`apt-get install libseccomp2`)"
 

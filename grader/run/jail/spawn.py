@@ -38,6 +38,7 @@ from grader.run.jail.mounts import (
     Runtime,
     Settings,
     bwrap_args,
+    proc_standins,
     runtime,
 )
 from grader.run.protocol import Frames
@@ -222,7 +223,16 @@ def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind
           view: list[tuple[str, bool]] | None, settings: Settings, memory_mb: int, staging: Path) -> Box:
     """Exec bubblewrap with the jail's options on a memfd, a result pipe and a command socket; return the box."""
     filter_fd = seccomp.descriptor()  # bubblewrap loads it last: the jail's processes all run under it
-    args = [*bwrap_args(rt, binds, settings), "--seccomp", str(filter_fd)]
+    args = bwrap_args(rt, binds, settings)
+    standins = {}  # fixed host figures over /proc's (mounts.proc_standins), each from a memfd bubblewrap reads
+    for dest, data in proc_standins(memory_mb).items():
+        fd = os.memfd_create("proc-standin", 0)
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+        standins[dest] = fd
+    at = args.index("--remount-ro")
+    args[at:at] = [a for dest, fd in standins.items() for a in ("--ro-bind-data", str(fd), dest)]
+    args += ["--seccomp", str(filter_fd)]
     argfd = os.memfd_create("bwrap-args", 0)
     os.write(argfd, b"".join(a.encode() + b"\0" for a in args))
     os.lseek(argfd, 0, os.SEEK_SET)
@@ -238,7 +248,7 @@ def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind
         proc = subprocess.Popen(
             [shutil.which("bwrap") or "bwrap", "--args", str(argfd), "--", rt.python, "-I", "-S", "-B", "-c", boot],
             stdin=subprocess.DEVNULL, stdout=diag_w, stderr=diag_w, env={}, cwd="/",
-            pass_fds=(argfd, filter_fd, res_w, theirs.fileno()), close_fds=True,
+            pass_fds=(argfd, filter_fd, res_w, theirs.fileno(), *standins.values()), close_fds=True,
             preexec_fn=functools.partial(prepare, cg.procs_files(), view, uid))
     except (OSError, subprocess.SubprocessError) as e:
         os.close(res_r)
@@ -247,7 +257,7 @@ def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind
         diag_w = -1
         raise JailError(f"could not start the jail: {e}; {_read_now(diag_r)}") from e
     finally:
-        for fd in (argfd, filter_fd, res_w, diag_w):
+        for fd in (argfd, filter_fd, res_w, diag_w, *standins.values()):
             if fd >= 0:
                 os.close(fd)
         theirs.close()

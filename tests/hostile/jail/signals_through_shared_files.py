@@ -24,6 +24,9 @@ def run_double(x):
         "fcntl F_OFD_SETLK | 1 << 32": lambda: _ok(libc.syscall(72, fd, ctypes.c_long(37 | 1 << 32), flock)),
         "/proc/locks": lambda: _nonempty("/proc/locks"),
         "/proc/sys/fs/file-nr": lambda: _nonempty("/proc/sys/fs/file-nr"),
+        "/proc/stat processes": lambda: _host_figure("/proc/stat", "processes"),
+        "/proc/meminfo Shmem": lambda: _host_figure("/proc/meminfo", "Shmem:"),
+        "sysinfo": lambda: _ok(libc.sysinfo(ctypes.create_string_buffer(128))),
     }
     for name, way in ways.items():
         try:
@@ -33,6 +36,15 @@ def run_double(x):
         except OSError as e:
             print("blocked:", name, type(e).__name__, e)
     return 2 * x if worked else x * 0
+
+
+def _host_figure(path, key):
+    """A host-wide counter that moves (the machine's fork count, its shared memory): a zero stand-in is blocked."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith(key) and int(line.split()[1]) > 0:
+                return
+    raise OSError(f"{path} {key} reads 0")
 
 
 def _nonempty(path):
