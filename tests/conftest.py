@@ -48,12 +48,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("modules_run") and hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: it records into the folder its controller made (the environment it started with)
     if config.getoption("modules_run"):
         config.stash[_MODULES_RUN] = Path(tempfile.mkdtemp(prefix="modules-run-"))
         modules_run.install(config.stash[_MODULES_RUN])
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    if session.config.getoption("modules_run") and hasattr(session.config, "workerinput"):
+        modules_run.dump()  # before the worker tells its controller it is done, which then reads every record
+        return
     folder = session.config.stash.get(_MODULES_RUN, None)
     if folder is not None:
         session.config.stash[_NOT_RUN] = modules_run.not_run(folder)

@@ -37,7 +37,7 @@ def _trace(frame: FrameType, event: str, arg: Any, prefix: str = _prefix, called
     return None  # no line events: only the first frame of each call is seen
 
 
-def _dump() -> None:
+def dump() -> None:
     folder = os.environ.get(ENV)
     if folder and (_called or _imported):
         try:
@@ -52,7 +52,7 @@ def _after_fork() -> None:
     real_exit = os._exit
 
     def _exit(code: int) -> None:
-        _dump()
+        dump()
         real_exit(code)
 
     os._exit = _exit  # type: ignore[assignment]  # the sandbox's child never returns: it ends here
@@ -63,7 +63,7 @@ def start() -> None:
     sys.settrace(_trace)
     threading.settrace(_trace)
     os.register_at_fork(after_in_child=_after_fork)
-    atexit.register(_dump)
+    atexit.register(dump)
 
 
 def defines_functions(path: Path) -> bool:
