@@ -62,7 +62,8 @@ def setup(tmp: Path, stages: list[str], rev: str | None = None) -> None:
         for sub in ("stages", "common", "fixtures", "grader"):
             shutil.copytree(ROOT / sub, tmp / sub, ignore=shutil.ignore_patterns("__pycache__"))
     else:
-        has_common = subprocess.run(["git", "cat-file", "-e", f"{rev}:common"], cwd=ROOT).returncode == 0
+        has_common = subprocess.run(["git", "cat-file", "-e", f"{rev}:common"], cwd=ROOT,
+                                    stderr=subprocess.DEVNULL).returncode == 0
         common = ["common"] if has_common else []  # the stages' shared code, since it has had one
         archive = subprocess.run(["git", "archive", rev, "course.yaml", "stages", *common, "fixtures", "grader"],
                                  cwd=ROOT, capture_output=True, check=True).stdout

@@ -12,6 +12,7 @@ With --stages, our watcher is also timed on each of those stages (in place) in a
 call the stages' references (bench/stagesrc.py), beside the floor no grader can beat: one pass of those calls over
 the handout's cases in a plain script. Issue 11's target is a median of at most 100 ms on every stage; where the
 learner's own calls take longer than that, the row says how far the grader is beyond them.
+With --baseline REV, commit REV's watcher (its own grader and course) is timed on gelu in turns with ours.
 Prints a table; writes bench/results/watch.json. Timings on a shared machine are noisy: compare ratios.
 """
 
@@ -189,7 +190,33 @@ def measure(tool: Tool, course: Path, how: str, saves: int, timeout: float, gap:
             wrong_end += 1
             want = tool.last_verdict()
     return summary(times, missed=missed, wrong_end=wrong_end, to_pass=summary(by_verdict[True]),
-                   to_fail=summary(by_verdict[False]))
+                   to_fail=summary(by_verdict[False]), samples=[round(t, 2) for t in times])
+
+
+def interleaved(tools: dict[str, tuple[Tool, Path]], saves: int, rounds: int = 6) -> dict[str, dict[str, object]]:
+    """Several watchers timed in turns of saves/rounds saves each, so load elsewhere falls on every one alike."""
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    missed = dict.fromkeys(tools, 0)
+    for _ in range(rounds):
+        for name, (tool, course) in tools.items():
+            row = measure(tool, course, "in-place", max(1, saves // rounds), timeout=5, gap=0.15)
+            times[name] += row.get("samples", [])  # type: ignore[operator]
+            missed[name] += int(row.get("missed", 0))  # type: ignore[call-overload]
+    return {name: summary(times[name], missed=missed[name]) for name in tools}
+
+
+def baseline_course(dest: Path, rev: str) -> Path:
+    """Commit rev's grader and course, its learner's gelu correct: what `--baseline` times beside ours."""
+    have = subprocess.run(["git", "ls-tree", "--name-only", rev], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.split()
+    parts = [p for p in ("course.yaml", "stages", "common", "fixtures", "grader") if p in have]
+    archive = subprocess.run(["git", "archive", rev, *parts], cwd=ROOT, capture_output=True, check=True).stdout
+    dest.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    (dest / "student").mkdir(exist_ok=True)
+    (dest / "student" / "__init__.py").write_text("")
+    (dest / "student" / "gelu.py").write_text(GOOD)
+    return dest
 
 
 def progress(name: str, row: dict[str, object]) -> None:
@@ -232,6 +259,7 @@ def main() -> int:
     ap.add_argument("--skip-others", action="store_true", help="measure only our watcher")
     ap.add_argument("--idle", type=float, default=5.0, help="seconds of idleness to measure (default 5)")
     ap.add_argument("--stages", default="", help="also time our watcher on these stages: all, or ID,ID")
+    ap.add_argument("--baseline", metavar="REV", help="also time commit REV's watcher on gelu, in turns with ours")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-watch-"))
     course = make_course(work / "course")
@@ -253,6 +281,19 @@ def main() -> int:
         rows["ours --poll, idle"] = idle(polled.proc.pid, args.idle)
         rows["ours --poll, in-place"] = measure(polled, course, "in-place", args.saves, timeout=5, gap=0.15)
         polled.stop()
+        if args.baseline:
+            base = baseline_course(work / "base", args.baseline)
+            # run from base: `-m grader` finds that commit's package first on the path (the current directory)
+            old = Tool(f"@{args.baseline}", [sys.executable, "-m", "grader", "--root", str(base), "--stage", "gelu",
+                                             "--watch", "--format", "json"], base, json_verdict)
+            now = Tool("ours", [*grader, "--format", "json"], course, json_verdict)
+            assert started(old) and started(now), "a watcher did not start"
+            time.sleep(1.0)
+            turns = interleaved({"ours, in turns with the baseline": (now, course),
+                                 f"grader @{args.baseline}, in turns with ours": (old, base)}, args.saves)
+            rows.update(turns)
+            old.stop()
+            now.stop()
         if not args.skip_others:
             others = [("fresh python per save (watchfiles CLI)",
                        [str(BIN / "watchfiles"), "--filter", "python",

@@ -49,7 +49,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("modules_run") and hasattr(config, "workerinput"):
-        return  # a pytest-xdist worker: it records into the folder its controller made (the environment it started with)
+        return  # a pytest-xdist worker: it records into its controller's folder (from the environment it started with)
     if config.getoption("modules_run"):
         config.stash[_MODULES_RUN] = Path(tempfile.mkdtemp(prefix="modules-run-"))
         modules_run.install(config.stash[_MODULES_RUN])
