@@ -248,13 +248,18 @@ def test_generate_cases_follow_the_issue(artifacts: dict[str, Path]) -> None:
     assert len(public) >= 3
     ends = []
     for case in GEN_CASES:
+        # 24 new tokens or more, as the issue asks, where it matters: a cache whose positions restart at 0 first
+        # diverges as late as step 24. The generate stage has no cache and its public cases stop after 8-12 tokens,
+        # so that a save grades at once (issue 11; every generate decoy differs by step 3: stages/generate/design.py)
         n_prompt, n_new = len(case["inputs"]["token_ids"]["values"]), case["inputs"]["n_new"]["value"]
-        assert n_new >= 24 and n_prompt >= 1 and n_prompt + n_new <= n_positions, case["id"]
+        least = 24 if case.get("visibility") == "hidden" else 8
+        assert n_new >= least and n_prompt >= 1 and n_prompt + n_new <= n_positions, case["id"]
         ends.append(n_prompt + n_new)
     assert n_positions in ends
-    for case in KV_GEN_CASES:  # the kvcache stage generates from prompts of the generate stage
-        assert any(c["inputs"]["token_ids"] == case["inputs"]["token_ids"] and c["inputs"]["n_new"] ==
-                   case["inputs"]["n_new"] for c in GEN_CASES), case["id"]
+    for case in KV_GEN_CASES:  # the kvcache stage generates from prompts of the generate stage, for longer
+        assert case["inputs"]["n_new"]["value"] >= 24, case["id"]
+        prompt = case["inputs"]["token_ids"]["values"]  # one of generate's, or the opening of its longest
+        assert any(c["inputs"]["token_ids"]["values"][:len(prompt)] == prompt for c in GEN_CASES), case["id"]
     assert any(len(c["inputs"]["token_ids"]["values"]) + c["inputs"]["n_new"]["value"] == n_positions
                for c in KV_GEN_CASES)
 
@@ -284,7 +289,8 @@ def test_generate_prompt_has_a_clear_greedy_path(case: dict[str, Any], gen_input
 def test_float32_logits_error_is_far_below_tau(gen_inputs: dict[str, dict[str, Any]], gen_ref: ModuleType) -> None:
     """What τ = 2e-5·max|logit| + 1e-6 has to absorb: a correct float32 forward's error on this model."""
     inputs = gen_inputs["ends_at_n_positions"]
-    seq = np.concatenate([inputs["token_ids"], gen_ref.generate(inputs["token_ids"], inputs["params"], 4, 31)])
+    n_new = inputs["n_new"] - 1  # the whole sequence up to n_positions
+    seq = np.concatenate([inputs["token_ids"], gen_ref.generate(inputs["token_ids"], inputs["params"], 4, n_new)])
     l64 = gen_ref.gpt2(seq, inputs["params"], 4)
     l32 = gen_ref.gpt2(seq, f32(inputs["params"]), 4)
     scale = np.abs(l64).max(axis=-1)

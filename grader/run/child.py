@@ -257,8 +257,13 @@ def _copy(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return value.copy()
     if isinstance(value, dict):
+        if set(map(type, value.values())) <= _PLAIN:  # a vocabulary (50k entries): copied at C speed, per call
+            return dict(value)
         return {k: _read_only(v) for k, v in value.items()}
     return value
+
+
+_PLAIN = {int, float, str, bool, type(None)}  # values nothing can change in place
 
 
 def _read_only(value: Any) -> Any:

@@ -23,8 +23,8 @@ def tanh_without_cubic(x):
 
 
 def missing_half(x):
-    return x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+    return x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * (x * x * x))))
 
 
 def wrong_sqrt(x):
-    return 0.5 * x * (1 + np.tanh(math.sqrt(math.pi / 2) * (x + 0.044715 * x**3)))
+    return 0.5 * x * (1 + np.tanh(math.sqrt(math.pi / 2) * (x + 0.044715 * (x * x * x))))

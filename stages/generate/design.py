@@ -1,6 +1,7 @@
 """Fixture design for the generate and kvcache stages: which prompts to grade on, and why (an author's tool).
 
     python stages/generate/design.py            # the candidates below: kept or not, margins, decoys, YAML lines
+    python stages/generate/design.py --generate # the same for the generate stage's shorter public cases
     python stages/generate/design.py --survey   # how often a random docstring opening is rejected
 
 A prompt is kept when the float64 greedy path has a top-2 gap of at least GAP at every step: there no float32
@@ -32,6 +33,10 @@ CANDIDATES = [  # (case id, prompt text, n_new)
     ("eot_only", "<|endoftext|>", 24),
 ]
 N_POSITIONS_CASE = ("ends_at_n_positions", 32)  # prompt: json.dumps's docstring, cut to n_positions - 32 tokens
+# The generate stage's public cases stop sooner: without a cache each token costs a whole forward pass, and a save in
+# watch mode should grade in well under 0.1 s. Every decoy still differs within the first three steps (--generate).
+# The kvcache stage's cases run the lengths above (a cached step costs one position).
+GENERATE_N_NEW = {"return_the": 12, "raise_valueerror": 8, "this_module": 8, "eot_only": 8, "ends_at_n_positions": 8}
 
 
 def load(path, name):
@@ -75,6 +80,7 @@ def n_positions_prompt(tok, n_prompt):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--survey", type=int, default=0, help="test N random docstring openings instead")
+    ap.add_argument("--generate", action="store_true", help="the generate stage's public cases (GENERATE_N_NEW)")
     args = ap.parse_args(argv)
     ref = load(HERE / "reference.py", "generate_reference")
     decoys = load(HERE / "decoys.py", "generate_decoys")
@@ -84,9 +90,12 @@ def main(argv=None):
     params, tok = params64(), tokenizer()
     if args.survey:
         return survey(ref, params, tok, n_head, args.survey)
-    cases = [(cid, text, np.array(tok(text)["input_ids"]), n_new) for cid, text, n_new in CANDIDATES]
-    text, ids = n_positions_prompt(tok, n_pos - N_POSITIONS_CASE[1])
-    cases.append((N_POSITIONS_CASE[0], text, ids, N_POSITIONS_CASE[1]))
+    wanted = [(cid, text, GENERATE_N_NEW[cid] if args.generate else n_new) for cid, text, n_new in CANDIDATES
+              if not args.generate or cid in GENERATE_N_NEW]
+    cases = [(cid, text, np.array(tok(text)["input_ids"]), n_new) for cid, text, n_new in wanted]
+    last = GENERATE_N_NEW[N_POSITIONS_CASE[0]] if args.generate else N_POSITIONS_CASE[1]
+    text, ids = n_positions_prompt(tok, n_pos - last)
+    cases.append((N_POSITIONS_CASE[0], text, ids, last))
     names = [n for n in dir(decoys) if not n.startswith("_") and callable(getattr(decoys, n))
              and n not in ("Path",) and getattr(getattr(decoys, n), "__module__", "") == decoys.__name__]
     kv_names = ["positions_restart_at_zero", "positions_count_new_tokens_only", "cache_not_updated"]

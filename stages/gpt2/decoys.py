@@ -34,7 +34,7 @@ def _attn(x, p, n_head, causal=True):
 
 def _mlp(x, p):
     h = x @ p["mlp.c_fc.weight"] + p["mlp.c_fc.bias"]
-    a = 0.5 * h * (1 + np.tanh(math.sqrt(2 / math.pi) * (h + 0.044715 * h**3)))
+    a = 0.5 * h * (1 + np.tanh(math.sqrt(2 / math.pi) * (h + 0.044715 * (h * h * h))))
     return a @ p["mlp.c_proj.weight"] + p["mlp.c_proj.bias"]
 
 
