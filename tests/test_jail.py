@@ -445,9 +445,9 @@ def test_a_cpu_budget_stops_a_call_that_burns_it(mini):
 def test_a_cancel_ends_the_jail_and_the_run(mini):
     write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    time.sleep(0.6)\n    return 2 * x\n")
     _, calls = calls_of(mini, "double")
-    started = time.monotonic()
-    with jail.Jail(mini.root) as j:
-        outcomes = list(j.run(calls, Limits(timeout=5), cancel=lambda: time.monotonic() > started + 1.0))
+    outcomes: list[object] = []
+    with jail.Jail(mini.root) as j:  # cancelled once the first call is back (a clock would fail on a busy machine)
+        outcomes.extend(j.run(calls, Limits(timeout=5), cancel=lambda: bool(outcomes)))
         assert j._box is None  # killed at the cancel, not kept for a next stage
     assert 1 <= len(outcomes) < 3 and all(s["emptied"] for s in j.stats)
 

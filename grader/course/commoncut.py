@@ -46,20 +46,21 @@ def cut(root: Path, files: list[Path]) -> dict[str, str]:
         wanted[name] |= names
         kept = _reached(trees[name], wanted[name])
         todo += [use for stmt in kept for use in _common_uses_of(stmt, trees[name])]
+    reached = {name: _reached(trees[name], wanted[name]) for name in trees}  # final: what each module keeps
     order: list[str] = []
 
     def visit(name: str, seen: set[str]) -> None:
         if name in order or name in seen:
             return
         seen.add(name)
-        for stmt in _reached(trees[name], wanted[name]):
+        for stmt in reached[name]:
             for used, _ in _common_uses_of(stmt, trees[name]):
                 visit(used, seen)
         order.append(name)
 
     for name in sorted(trees):
         visit(name, set())
-    return {name: _render(folder / f"{name}.py", trees[name], _reached(trees[name], wanted[name])) for name in order}
+    return {name: _render(folder / f"{name}.py", trees[name], reached[name]) for name in order}
 
 
 def _parse(path: Path, source: bytes) -> ast.Module:

@@ -210,9 +210,13 @@ class _Reader:
             yield self._death()
 
     def _go_on(self) -> None:
-        """Limits.lockstep: the caller has judged the outcome just yielded; the child may start its next call."""
+        """The caller has judged the outcome just yielded: with Limits.lockstep, the child may start its next call.
+
+        Either way the judging was not the child's time: the clock starts again here (a `start` frame not yet read
+        would otherwise be timed from the last call's start).
+        """
+        self.started = time.monotonic()
         if self.proc.pace is not None:
-            self.started = time.monotonic()  # the judging is not the child's time: its clock starts again here
             try:
                 os.write(self.proc.pace, b"g")
             except OSError:
