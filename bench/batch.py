@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # as `batch --jobs N` sets them,
     os.environ.setdefault(_name, "1")  # for both runs: the comparison is of the batch's own parallelism
 
+from bench import machine  # noqa: E402
 from grader.course import Course, Stage, load_course  # noqa: E402
 from grader.instructor import batch, cohort, upstream  # noqa: E402
 from grader.instructor.gradebook import Gradebook  # noqa: E402
@@ -130,6 +131,7 @@ def main() -> int:
     p.add_argument("--n", type=int, default=300)
     p.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     args = p.parse_args()
+    machine.usual_bytecode()
     course = load_course(args.root)
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as tmp:
         subs = Path(tmp) / "subs"

@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from test_drift import CORRECT  # noqa: E402  (a learner's plain numpy layernorm, attention, mlp, block, gpt2)
+from bench import machine  # noqa: E402
 
 
 def build_model(dest: Path, layers: int) -> Path:
@@ -141,6 +142,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the cached rows (medians shown)")
     ap.add_argument("--learner-only", nargs=2, metavar=("COURSE", "MODEL"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    machine.usual_bytecode()
     if args.learner_only:
         print(learner_forward(Path(args.learner_only[0]), Path(args.learner_only[1]))[0])
         return

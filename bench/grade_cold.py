@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from bench import machine  # noqa: E402
 from stagesrc import minimal_script, student_source  # noqa: E402
 
 from grader.course import load_course  # noqa: E402
@@ -84,6 +85,7 @@ def main() -> None:
     parser.add_argument("--stage", action="append", default=[], metavar="ID", help="these stages (default: all)")
     parser.add_argument("--baseline", metavar="REV", help="also time another commit's grader on gelu (e.g. HEAD~5)")
     args = parser.parse_args()
+    machine.usual_bytecode()
     stages = args.stage or [s.id for s in load_course(ROOT).stages]
     py = sys.executable
     rows: dict[str, list[str]] = {"bare interpreter": [py, "-c", "pass"], "import numpy": [py, "-c", "import numpy"]}

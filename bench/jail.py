@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # before numpy is imported: one
     os.environ.setdefault(_name, "1")  # BLAS thread in both settings, as the jail has (Settings.cpus) and --jobs sets
 
+from bench import machine  # noqa: E402
 from bench.batch import generate, stage_files  # noqa: E402
 from grader.course import Course, load_course  # noqa: E402
 from grader.instructor import batch, submissions  # noqa: E402
@@ -114,6 +115,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--baseline", default="79da992", help="git revision of the grader before the jail")
     args = ap.parse_args()
+    machine.usual_bytecode()
     why = jail.unavailable()
     if why is not None:
         print(f"no jail on this machine: {why}")

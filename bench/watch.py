@@ -35,6 +35,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench import machine  # noqa: E402
+
 BIN = Path(sys.executable).parent
 
 GOOD = """import math
@@ -261,6 +264,7 @@ def main() -> int:
     ap.add_argument("--stages", default="", help="also time our watcher on these stages: all, or ID,ID")
     ap.add_argument("--baseline", metavar="REV", help="also time commit REV's watcher on gelu, in turns with ours")
     args = ap.parse_args()
+    machine.usual_bytecode()
     work = Path(tempfile.mkdtemp(prefix="bench-watch-"))
     course = make_course(work / "course")
     rows: dict[str, dict[str, object]] = {}
