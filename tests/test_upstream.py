@@ -133,3 +133,30 @@ def test_imports_of_the_learner_package_are_read_from_source() -> None:
               "from .softmax import run_softmax\nimport student.layernorm as ln\nfrom student import (attention)\n")
     assert loops.imported(source) == {"student.gelu", "student.conv1d", "student.mlp", "student.softmax",
                                       "student.layernorm", "student.attention"}
+
+
+def test_every_public_case_runs_before_any_hidden_one(mini: Course, subs: Path, monkeypatch) -> None:
+    """Red team round 6: a hidden call left state the kernel keeps (memfd inode numbers, the page cache) and the next
+    stage's public call, in a fresh jail, printed it. Now no public case of a submission runs after a hidden one."""
+    from grader.run.jail.box import Jail
+
+    ran: list[tuple[str, bool]] = []  # (case, hidden), in the order the jails were given them
+    real_run, real_close = Jail.run, Jail.close
+
+    def run(self: Jail, calls, *args, **kwargs):  # type: ignore[no-untyped-def]
+        ran.extend((c.case, any(k.hidden for s in mini.stages for k in s.cases if k.id == c.case))
+                   for c in calls)
+        return real_run(self, calls, *args, **kwargs)
+
+    def close(self: Jail) -> None:
+        ran.append(("closed", False))
+        real_close(self)
+
+    monkeypatch.setattr(Jail, "run", run)
+    monkeypatch.setattr(Jail, "close", close)
+    entry = _grade(mini, subs, "good")
+    assert entry.report is not None and entry.report.passed
+    hidden = [i for i, (_, h) in enumerate(ran) if h]
+    public = [i for i, (case, h) in enumerate(ran) if not h and case != "closed"]
+    assert hidden and public and max(public) < min(hidden)
+    assert ("closed", False) in ran[max(public):min(hidden)]  # and in a jail of their own

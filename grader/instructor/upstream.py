@@ -21,8 +21,8 @@ stand-ins (the forked child's --isolate). A stage graded with references runs in
 copy of student/ holds, in place of each earlier stage's learner file, that stage's reference.py (with the learner's
 function names bound to the reference's, and the course's common/ modules it imports beside it): `with_references`.
 With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. Each stage is
-graded in the submission's jail, public cases then hidden ones; a jail that ran hidden cases is ended before the
-next stage's public cases run, so nothing a hidden call saw can be shown under a later public case (docs/jail.md).
+graded in the submission's jail: every stage's public cases first, then, in a new jail, every stage's hidden cases,
+so nothing a hidden call saw can be shown under any public case (docs/jail.md).
 """
 
 from __future__ import annotations
@@ -95,53 +95,113 @@ def grade_stages(course: Course, root: Path, settings: Settings) -> Report:
     return _stages(course, root, settings, settings.jail)
 
 
+@dataclass
+class _Plan:
+    """What a stage's public pass decided, which its hidden pass keeps."""
+
+    stage: Stage
+    deps: list[str]
+    references: bool
+    stand_in: frozenset[str] | None  # the earlier stages whose references stand in (None: the learner's own)
+    retry: frozenset[str] | None  # "own" policy, failing: graded again with these stages' references
+    left: float  # seconds of the stage's budget its public pass left
+    with_references: bool | None = None
+
+
 def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report:
+    """Every stage's public cases, then every stage's hidden cases in a new jail.
+
+    No public case runs after any hidden case of the submission, so nothing a hidden call saw (its inputs) can reach
+    what is shown of a public case, whatever state the kernel keeps across jails (red team round 6: memfd inode
+    numbers and the page cache carried a hidden input to the next stage's public output).
+    """
     stages = [course.stage(s) for s in settings.stages] if settings.stages else list(course.stages)
-    policy = settings.policy or course.upstream
     passed: dict[str, bool] = {}
     looping: dict[str, str] = {}
-    results = []
-    for i, stage in enumerate(stages):
-        if i and any(c.hidden for c in stages[i - 1].cases):
-            box.close()  # the next stage's public cases never run in a jail that ran hidden ones
-        deadline = time.monotonic() + settings.budget
-        deps = earlier(course, stage)
-        references = bool(deps) and has_references(course, deps)
-        # Only where an earlier stage does not pass (or was not graded here): a learner whose earlier stages pass is
-        # graded on their own code, which may use more of those files than the declared functions (red team round 4)
-        # ... and then only for those: a passing earlier stage stays the learner's own (red team round 5)
-        not_passing = frozenset(d for d in deps if passed.get(d) is not True)
-        stand_in = policy == "reference" and references and bool(not_passing)
-        result = _grade(course, stage, root, settings, box, deadline, looping, not_passing if stand_in else None)
-        if deps:
-            uses = loops.reachable(root, stage.module)  # an earlier stage the learner's code never imports is no cause
-            up = Upstream(policy="reference" if stand_in else "own",
-                          failing=[d for d in deps if passed.get(d) is False and course.stage(d).module in uses],
-                          not_graded=[d for d in deps if d not in passed])
-            if up.policy == "reference":
-                up.with_references = result.passed
-            elif up.failing and not result.passed and references and time.monotonic() < deadline:
-                up.with_references = _grade(course, stage, root, settings, box, deadline, looping,
-                                            not_passing).passed
-            result.upstream = up
-            sentence = upstream_sentence(result)
-            if sentence:
-                result.notes.append(sentence)
-            if policy == "reference" and not references:
-                result.notes.append("The course grades each stage with the references of the stages it depends on, "
-                                    "but this copy of the course has none: graded with your own.")
+    plans, results = [], []
+    for stage in stages:
+        plan, result = _public(course, stage, root, settings, box, passed, looping)
+        plans.append(plan)
+        results.append(result)
         passed[stage.id] = result.passed
         looping.update(loops.stuck(result))
-        results.append(result)
+    if any(c.hidden for stage in stages for c in stage.cases):
+        box.close()  # the hidden cases run in a jail of their own, after every public case
+    for i, plan in enumerate(plans):
+        if any(c.hidden for c in plan.stage.cases):
+            results[i] = _hidden(course, plan, results[i], root, settings, box, looping)
+            passed[plan.stage.id] = results[i].passed
+            looping.update(loops.stuck(results[i]))
+    for plan, result in zip(plans, results, strict=True):
+        _say_upstream(course, plan, result, root, passed, settings.policy or course.upstream)
     return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
 
 
+def _public(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, passed: dict[str, bool],
+            looping: dict[str, str]) -> tuple[_Plan, StageResult]:
+    """A stage's public cases, with references standing in where the policy and the earlier stages say."""
+    started = time.monotonic()
+    deadline = started + settings.budget
+    deps = earlier(course, stage)
+    references = bool(deps) and has_references(course, deps)
+    # Only where an earlier stage does not pass (or was not graded here): a learner whose earlier stages pass is
+    # graded on their own code, which may use more of those files than the declared functions (red team round 4)
+    # ... and then only for those: a passing earlier stage stays the learner's own (red team round 5)
+    not_passing = frozenset(d for d in deps if passed.get(d) is not True)
+    stand_in = not_passing if (settings.policy or course.upstream) == "reference" and references and not_passing \
+        else None
+    result = _grade(course, stage, root, settings, box, deadline, looping, stand_in, hidden=False)
+    uses = loops.reachable(root, stage.module) if deps else set()
+    failing = any(passed.get(d) is False and course.stage(d).module in uses for d in deps)
+    retry = not_passing if stand_in is None and failing and not result.passed and references else None
+    plan = _Plan(stage, deps, references, stand_in, retry, 0.0)
+    if retry is not None and time.monotonic() < deadline:
+        plan.with_references = _grade(course, stage, root, settings, box, deadline, looping, retry,
+                                      hidden=False).passed
+    plan.left = deadline - time.monotonic()
+    return plan, result
+
+
+def _hidden(course: Course, plan: _Plan, public: StageResult, root: Path, settings: Settings, box: Jail,
+            looping: dict[str, str]) -> StageResult:
+    """The stage's hidden cases, graded as its public pass decided, in what is left of its budget."""
+    deadline = time.monotonic() + max(0.0, plan.left)
+    hidden = _grade(course, plan.stage, root, settings, box, deadline, looping, plan.stand_in, hidden=True)
+    if plan.with_references and time.monotonic() < deadline:
+        assert plan.retry is not None
+        plan.with_references = _grade(course, plan.stage, root, settings, box, deadline, looping, plan.retry,
+                                      hidden=True).passed
+    return grade.merged(plan.stage, public, hidden) if any(not c.hidden for c in plan.stage.cases) else hidden
+
+
+def _say_upstream(course: Course, plan: _Plan, result: StageResult, root: Path, passed: dict[str, bool],
+                  policy: str) -> None:
+    """The stage's Upstream record and its note, from how its earlier stages did in this run."""
+    if not plan.deps:
+        return
+    uses = loops.reachable(root, plan.stage.module)  # an earlier stage the learner's code never imports is no cause
+    up = Upstream(policy="reference" if plan.stand_in is not None else "own",
+                  failing=[d for d in plan.deps if passed.get(d) is False and course.stage(d).module in uses],
+                  not_graded=[d for d in plan.deps if d not in passed])
+    up.with_references = result.passed if plan.stand_in is not None else plan.with_references
+    result.upstream = up
+    sentence = upstream_sentence(result)
+    if sentence:
+        result.notes.append(sentence)
+    if policy == "reference" and not plan.references:
+        result.notes.append("The course grades each stage with the references of the stages it depends on, but "
+                            "this copy of the course has none: graded with your own.")
+
+
 def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, deadline: float,
-           looping: dict[str, str], references: frozenset[str] | None) -> StageResult:
-    """One stage graded for marks; `references`: the earlier stages whose references stand in (None: none)."""
+           looping: dict[str, str], references: frozenset[str] | None, hidden: bool) -> StageResult:
+    """One pass of a stage graded for marks: its public cases, or its hidden ones (`hidden`).
+
+    `references`: the earlier stages whose references stand in (None: none).
+    """
     isolate = references is not None
-    options = grade.Options(root=root, hidden=True, graded=True, isolate=isolate, isolate_only=references,
-                            looping=dict(looping),
+    options = grade.Options(root=root, hidden=hidden, public=not hidden, graded=True, isolate=isolate,
+                            isolate_only=references, looping=dict(looping),
                             jail=box, unsandboxed=box.unsandboxed, cancel=lambda: time.monotonic() > deadline,
                             source=settings.source(stage) if settings.source else None)
     if isolate and not box.unsandboxed:  # the jail takes no stand-ins: the references are written in as files

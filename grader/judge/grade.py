@@ -130,11 +130,11 @@ def graded_stages(course: Course, stages: list[Stage], options: Options,
             out.append(first[stage.id])
             continue
         second = grade_stage(course, stage, opts(stage, public=False, passed=dict(passed)))
-        out.append(second if stage.id not in first else _merged(stage, first[stage.id], second))
+        out.append(second if stage.id not in first else merged(stage, first[stage.id], second))
     return out
 
 
-def _merged(stage: Stage, public: StageResult, hidden: StageResult) -> StageResult:
+def merged(stage: Stage, public: StageResult, hidden: StageResult) -> StageResult:
     """A stage's result from its two passes: its cases in the stage's order, each note once."""
     order = {c.id: i for i, c in enumerate(stage.cases)}
     said = any(n.startswith("sandbox (graded)") for n in public.notes)
