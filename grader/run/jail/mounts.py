@@ -133,10 +133,36 @@ def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[s
     # Host-wide figures one jail can move and another read, without a refused call (red team round 4): every lock
     # on the machine, and /proc/sys's counters of open files (file-nr), inodes and dentries.
     args += ["--ro-bind", "/dev/null", "/proc/locks", "--size", "4096", "--tmpfs", "/proc/sys"]
+    args += proc_hidden()
     for folder, size in (("/tmp", settings.tmp_mb << 20), ("/var/tmp", settings.tmp_mb << 20),
                          ("/dev/shm", 1 << 20)):
         args += ["--size", str(size), "--tmpfs", folder]
     return args + ["--remount-ro", "/", "--chdir", "/tmp"]
+
+
+# What of /proc's host-wide part a jail gets: its own processes (the numbered folders, self), static facts, and the
+# fixed stand-ins below. An allow-list: red team round 5 crossed through /proc/meminfo, round 6 (after it was
+# replaced) through the same figure in /proc/zoneinfo; /proc/pressure, interrupts, softirqs, diskstats, buddyinfo
+# and cgroups carry more of the kind.
+PROC_KEPT = frozenset({"self", "thread-self", "mounts", "net", "cpuinfo", "filesystems", "version", "sys", "locks",
+                       "meminfo", "stat", "loadavg", "vmstat", "uptime"})
+
+
+def proc_hidden(proc: str = "/proc") -> list[str]:
+    """Options hiding the rest of /proc's host-wide part: /dev/null over each file, an empty tmpfs over each folder.
+
+    The names are read from the host's /proc: the jail's procfs is of the same kernel.
+    """
+    args: list[str] = []
+    for name in sorted(os.listdir(proc)):
+        path = f"/proc/{name}"
+        if name.isdigit() or name in PROC_KEPT or os.path.islink(os.path.join(proc, name)):
+            continue
+        if os.path.isdir(os.path.join(proc, name)):
+            args += ["--size", "4096", "--tmpfs", path]
+        else:
+            args += ["--ro-bind", "/dev/null", path]
+    return args
 
 
 def proc_standins(memory_mb: int) -> dict[str, bytes]:
@@ -155,4 +181,4 @@ def proc_standins(memory_mb: int) -> dict[str, bytes]:
                                                          ("Buffers", 0), ("Cached", 0), ("SwapTotal", 0),
                                                          ("SwapFree", 0), ("Shmem", 0)))
     return {"/proc/stat": stat.encode(), "/proc/meminfo": meminfo.encode(), "/proc/loadavg": b"0.00 0.00 0.00 1/1 1\n",
-            "/proc/vmstat": b"nr_free_pages 0\n"}
+            "/proc/vmstat": b"nr_free_pages 0\n", "/proc/uptime": b"1.00 0.00\n"}  # (uptime: the host's idle time)

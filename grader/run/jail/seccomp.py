@@ -3,7 +3,8 @@
 Every jail binds the same host files read-only (/usr, Python, numpy, the grader's code) and the same fixture
 inodes. Reading a file changes nothing another jail can see, but some calls on a read-only descriptor do: a lock
 (`flock`, `fcntl`'s record and open-file-description locks, leases), a watch (inotify, fanotify, dnotify), or a
-question about the page cache (`preadv2` with RWF_NOWAIT, `cachestat`, io_uring's reads). Red team round 3 sent the
+question about the page cache (`preadv2` or an AIO read with RWF_NOWAIT, `cachestat`, io_uring's reads), or a
+way to push pages out of it (`posix_fadvise`, `madvise` COLD and PAGEOUT). Red team round 3 sent the
 bits of a hidden input from one submission's hidden call to another's public output with `flock` on standard-library
 files (tests/hostile/redteam/round3-findings.md, break 5): these calls now fail inside the jail with EPERM (or
 ENOSYS, where a library falls back to an older call). Also refused, as nothing a learner writes needs them: tracing
@@ -29,8 +30,14 @@ import os
 LOCKING_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
            "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "userfaultfd",
-           "keyctl", "add_key", "request_key", "kcmp", "sysinfo")
-MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register")  # ENOSYS
+           "keyctl", "add_key", "request_key", "kcmp", "sysinfo",
+           "fadvise64")  # dropping a shared file's pages: what lets the page cache carry a bit both ways
+# ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
+# numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
+MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",
+           "io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents", "io_pgetevents",
+           "memfd_create", "memfd_secret")
+MADV_COLD, MADV_PAGEOUT = 20, 21  # madvise advice that pushes a shared file's pages out of the cache
 INSTALL = "pip install pyseccomp, and the system's libseccomp (`apt-get install libseccomp2`)"
 
 
@@ -53,6 +60,8 @@ def program() -> bytes:
             _rule(f, sc.ERRNO(errno.ENOSYS), name)
         for cmd in LOCKING_FCNTL:  # the kernel reads cmd as 32 bits: F_OFD_SETLK | 1 << 32 is F_OFD_SETLK
             f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, cmd))
+        for advice in (MADV_COLD, MADV_PAGEOUT):  # (madvise's advice is an int: 32 bits too)
+            f.add_rule(sc.ERRNO(errno.EPERM), "madvise", sc.Arg(2, sc.MASKED_EQ, 0xFFFFFFFF, advice))
         fd = os.memfd_create("grader-seccomp", os.MFD_CLOEXEC)
         try:
             with os.fdopen(os.dup(fd), "wb") as out:

@@ -3,6 +3,7 @@ ask the page cache about it; or read what every jail's locks and open files add 
 here is a channel from one submission's hidden call to another's."""
 import ctypes
 import fcntl
+import mmap
 import os
 import struct
 
@@ -27,6 +28,16 @@ def run_double(x):
         "/proc/stat processes": lambda: _host_figure("/proc/stat", "processes"),
         "/proc/meminfo Shmem": lambda: _host_figure("/proc/meminfo", "Shmem:"),
         "sysinfo": lambda: _ok(libc.sysinfo(ctypes.create_string_buffer(128))),
+        # red team round 6: AIO with RWF_NOWAIT asks the page cache; fadvise and madvise push a page out of it;
+        # memfd inode numbers come from one host-wide counter
+        "io_setup (AIO)": lambda: _ok(libc.syscall(206, 1, ctypes.byref(ctypes.c_ulong(0)))),
+        "posix_fadvise DONTNEED": lambda: os.posix_fadvise(fd, 0, 4096, os.POSIX_FADV_DONTNEED),
+        "madvise PAGEOUT": lambda: mmap.mmap(fd, 4096, prot=mmap.PROT_READ).madvise(21),  # MADV_PAGEOUT
+        "memfd_create": lambda: os.memfd_create("signal"),
+        "/proc/zoneinfo nr_shmem": lambda: _host_figure("/proc/zoneinfo", "nr_shmem"),
+        "/proc/pressure/memory": lambda: _nonempty("/proc/pressure/memory"),
+        "/proc/interrupts": lambda: _nonempty("/proc/interrupts"),
+        "/proc/uptime idle": lambda: _host_figure("/proc/uptime", None, 1, float),
     }
     for name, way in ways.items():
         try:
@@ -38,13 +49,14 @@ def run_double(x):
     return 2 * x if worked else x * 0
 
 
-def _host_figure(path, key):
-    """A host-wide counter that moves (the machine's fork count, its shared memory): a zero stand-in is blocked."""
+def _host_figure(path, key, field=1, kind=int):
+    """A host-wide counter that moves (the machine's fork count, its shared memory): a fixed stand-in is blocked."""
     with open(path) as f:
         for line in f:
-            if line.startswith(key) and int(line.split()[1]) > 0:
+            parts = line.split()
+            if (key is None or parts[:1] == [key]) and len(parts) > field and kind(parts[field]) > 0:
                 return
-    raise OSError(f"{path} {key} reads 0")
+    raise OSError(f"{path} {key} reads no figure of the host")
 
 
 def _nonempty(path):
