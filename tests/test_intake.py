@@ -115,6 +115,22 @@ def test_one_learners_path_grades_that_learner(mini: Course, tmp_path: Path) -> 
     assert regrade.survey(subs, DECLARED)[2] is False and regrade.survey(subs / "alice", DECLARED)[2] is True
 
 
+@pytest.mark.parametrize("name", ["Student", "student", "double.py"])
+def test_a_learner_named_student_is_one_of_the_cohort(tmp_path: Path, name: str) -> None:
+    """Red team round 6: a submission folder named `Student` (or a stage file's name) made the batch folder look
+    like one submission, and the batch graded that learner alone, as the whole cohort, with exit code 0."""
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student(GOOD))
+    folder(subs, "bob", student(GOOD))
+    if name.endswith(".py"):
+        (subs / name).write_text(GOOD["double"])
+    else:
+        folder(subs, name, student(GOOD))
+    found, _, single = regrade.survey(subs, DECLARED)
+    assert single is False and {"alice", "bob"} <= {s.id for s in found}
+    assert regrade.survey(subs / "alice", DECLARED)[2] is True  # one learner's own folder is still one
+
+
 def test_a_package_of_helpers_in_student_is_taken_one_level_deep() -> None:
     from pathlib import PurePosixPath as P
 

@@ -107,11 +107,21 @@ class Plan:
     refused: list[tuple[submissions.Submission, str]] = field(default_factory=list)  # could not even be read
 
 
-def looks_like_one(path: Path, declared: list[str]) -> bool:
-    """Whether a folder is itself one learner's submission: it holds student/ (any case) or a stage file."""
+def looks_like_one(path: Path, declared: list[str], depth: int = 0) -> bool:
+    """Whether a folder is itself one learner's submission.
+
+    It holds student/ (any case) or a stage file, and no folder beside them that is a submission too: a folder of
+    submissions in which one learner's is named `Student` (or `gelu.py`) is still a folder of submissions (red
+    team round 6: the whole batch was graded as that one learner's).
+    """
     names = {p.name.casefold(): p for p in path.iterdir() if not p.name.startswith(".")}
     student = names.get("student")
-    return (student is not None and student.is_dir()) or any(Path(d).name.casefold() in names for d in declared)
+    mine = {"student", *(Path(d).name.casefold() for d in declared)}
+    if not ((student is not None and student.is_dir()) or any(n in names for n in mine - {"student"})):
+        return False
+    return depth > 0 or not any(p.is_dir() and not p.is_symlink() and not intake.ignored_dir(p.name)
+                                and looks_like_one(p, declared, depth + 1)
+                                for n, p in names.items() if n not in mine)
 
 
 def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission], list[str], bool]:
