@@ -286,3 +286,17 @@ def test_only_the_failing_earlier_stages_are_replaced_by_references(tmp_path: Pa
     kv = by_id["kvcache"]
     assert kv.passed, [(c.case, c.message[:300]) for c in kv.cases if not c.passed]
     assert kv.upstream is not None and kv.upstream.policy == "reference"  # gpt2 failed: its reference stood in
+
+
+def test_similarity_reads_a_pathological_line_only_so_far() -> None:
+    """Red team round 6, break 5: tokenize rescans the rest of a line after each character it cannot read, so one
+    64 KiB line of `\\'` after `rb'` cost its batch row 100 s. Lines are read up to LINE_CHARS, tokens up to a
+    deadline: the same tokens as the cut file, and none past the deadline but the first batch."""
+    from grader.instructor import similarity
+
+    evil = "rb'" + "\\'" * 32_766 + "\n"
+    cut = evil[:similarity.LINE_CHARS] + "\n"
+    assert similarity.tokens(evil) == similarity.tokens(cut)
+    assert similarity.tokens("x = 1\n" + evil) == similarity.tokens("x = 1\n" + cut)
+    many = "x = (" + " + ".join(["a"] * 3000) + ")\n"  # long, but nothing pathological in it
+    assert len(similarity.tokens(many * 10, deadline=0.0)) <= 1  # past its deadline: stops at the first check

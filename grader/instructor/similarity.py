@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import io
 import keyword
+import time
 import tokenize
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -35,14 +36,26 @@ COMMON = 0.5  # a fingerprint found in more than this share of the cohort is how
 FILE_CHARS = 64 << 10  # characters of one file read (the rest of a longer file is not compared)
 SUBMISSION_CHARS = 128 << 10  # characters read of one submission, its stage files first: about a second at most
 MAX_PRINTS = 4096  # fingerprints kept of one submission: each file's smallest, as long as they last
+# Python's tokenize rescans the rest of a line after each character it cannot read (an unterminated string): a
+# 64 KiB line took 100 s (red team round 6). Lines are compared up to LINE_CHARS, and one submission's tokens are
+# read for at most SECONDS.
+LINE_CHARS = 256
+SECONDS = 1.0
 
 
-def tokens(source: str) -> list[str]:
-    """The file as normalised tokens: names as `V` (keywords and attribute names kept), strings as `S`."""
+def tokens(source: str, deadline: float = float("inf")) -> list[str]:
+    """The file as normalised tokens: names as `V` (keywords and attribute names kept), strings as `S`.
+
+    Each line is read up to LINE_CHARS, and the tokens up to `deadline` (time.monotonic()).
+    """
     out: list[str] = []
     after_dot = False
+    lines = io.StringIO("".join(line if len(line) <= LINE_CHARS else line[:LINE_CHARS] + "\n"
+                                for line in source.splitlines(keepends=True)))
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        for tok in tokenize.generate_tokens(lines.readline):
+            if len(out) % 1024 == 0 and time.monotonic() > deadline:
+                break
             if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER):
                 continue
             if tok.type == tokenize.NAME:
@@ -66,9 +79,9 @@ def _hash(gram: list[str]) -> int:
                           signed=True)
 
 
-def fingerprints(source: str) -> list[int]:
+def fingerprints(source: str, deadline: float = float("inf")) -> list[int]:
     """The winnowed fingerprints of a source file, sorted and distinct."""
-    toks = tokens(source)
+    toks = tokens(source, deadline)
     hashes = [_hash(toks[i:i + K]) for i in range(len(toks) - K + 1)]
     if len(hashes) <= W:
         return sorted(set(hashes))
@@ -84,6 +97,7 @@ def of_files(root: Path, written: Iterable[str], first: Iterable[str] = ()) -> d
     stage_files = set(first)
     out = {}
     chars, prints = SUBMISSION_CHARS, MAX_PRINTS
+    deadline = time.monotonic() + SECONDS
     for rel in sorted(written, key=lambda rel: (rel not in stage_files, rel)):
         if chars <= 0 or prints <= 0:
             break
@@ -93,7 +107,7 @@ def of_files(root: Path, written: Iterable[str], first: Iterable[str] = ()) -> d
         except OSError:
             continue
         chars -= len(source)
-        out[rel] = fingerprints(source)[:prints]
+        out[rel] = fingerprints(source, deadline)[:prints]
         prints -= len(out[rel])
     return out
 
