@@ -129,7 +129,9 @@ def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[s
         args += ["--ro-bind", b.source, b.dest]
     for folder in rt.hide:
         args += ["--size", "4096", "--tmpfs", folder]
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    # /dev/pts/ptmx is /dev/null: every devpts instance draws from the machine's one pool of ptys, which a jail could
+    # fill to a count another reads (red team round 6), or empty for every container on the machine
+    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/dev/null", "/dev/pts/ptmx"]
     # Host-wide figures one jail can move and another read, without a refused call (red team round 4): every lock
     # on the machine, and /proc/sys's counters of open files (file-nr), inodes and dentries.
     args += ["--ro-bind", "/dev/null", "/proc/locks", "--size", "4096", "--tmpfs", "/proc/sys"]

@@ -15,6 +15,7 @@ import fcntl
 import functools
 import os
 import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -43,7 +44,7 @@ from grader.run.jail.mounts import (
 )
 from grader.run.protocol import Frames
 
-UID_BASE = 1_600_000_000  # fresh uids, one per jail: (pid % 2**22) * 128 + seq stays below 2**31
+UID_BASE = 1_600_000_000  # fresh uids, one per jail: UID_BASE + 2**29 stays below 2**31
 VIEW = "/tmp"  # where the view is mounted, in bubblewrap's own mount namespace (its sources are opened before)
 BOOT = ("import sys; sys.path[:0] = [{lib!r}, {site!r}]; from grader.run.jail.inside import main; "
         "main({res}, {cmd})")
@@ -51,7 +52,6 @@ _MS_BIND, _MS_REC, _MS_PRIVATE, _MS_NOSUID, _MS_NODEV = 0x1000, 0x4000, 1 << 18,
 _CLONE_NEWNS = 0x00020000
 _PR_SET_PDEATHSIG = 1
 _F_SETPIPE_SZ = 1031
-_uid_seq = 0
 
 
 class JailError(GraderError):
@@ -59,11 +59,14 @@ class JailError(GraderError):
 
 
 def fresh_uid() -> int:
-    """An unprivileged uid no account has, for one jail of this grader process alone."""
-    global _uid_seq
+    """An unprivileged uid no account has, drawn at random for one jail.
+
+    Random, not counted from the worker's pid: a jail reads its own uid in its mount options, and a counted one told
+    it the worker's pid and how many jails that worker had started (red team round 6). Two jails at once draw the
+    same one of 2**29 with a chance of about 2e-9.
+    """
     for _ in range(128):
-        _uid_seq += 1
-        uid = UID_BASE + (os.getpid() % (1 << 22)) * 128 + _uid_seq % 128
+        uid = UID_BASE + secrets.randbelow(1 << 29)
         try:
             pwd.getpwuid(uid)
         except KeyError:
