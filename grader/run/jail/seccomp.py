@@ -32,6 +32,7 @@ LOCKING_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
            "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "userfaultfd",
            "keyctl", "add_key", "request_key", "kcmp", "sysinfo",
+           "syslog",  # the kernel log outlives a jail: where dmesg_restrict is 0 a segfault's address is 64 bits in it
            "fadvise64")  # dropping a shared file's pages: what lets the page cache carry a bit both ways
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
@@ -39,6 +40,7 @@ MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter
            "io_setup", "io_destroy", "io_submit", "io_cancel", "io_getevents", "io_pgetevents",
            "memfd_create", "memfd_secret")
 MADV_COLD, MADV_PAGEOUT = 20, 21  # madvise advice that pushes a shared file's pages out of the cache
+MADV_MERGEABLE, PR_SET_MEMORY_MERGE = 12, 67  # KSM: where the machine runs it, a page-content oracle between jails
 INSTALL = "pip install pyseccomp, and the system's libseccomp (`apt-get install libseccomp2`)"
 
 
@@ -61,7 +63,8 @@ def program() -> bytes:
             _rule(f, sc.ERRNO(errno.ENOSYS), name)
         for cmd in LOCKING_FCNTL:  # the kernel reads cmd as 32 bits: F_OFD_SETLK | 1 << 32 is F_OFD_SETLK
             f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, cmd))
-        for advice in (MADV_COLD, MADV_PAGEOUT):  # (madvise's advice is an int: 32 bits too)
+        f.add_rule(sc.ERRNO(errno.EPERM), "prctl", sc.Arg(0, sc.MASKED_EQ, 0xFFFFFFFF, PR_SET_MEMORY_MERGE))
+        for advice in (MADV_COLD, MADV_PAGEOUT, MADV_MERGEABLE):  # (madvise's advice is an int: 32 bits too)
             f.add_rule(sc.ERRNO(errno.EPERM), "madvise", sc.Arg(2, sc.MASKED_EQ, 0xFFFFFFFF, advice))
         # sockets of the unix family only: the jail has no network, and /proc/net/sockstat counts every TCP, UDP and
         # raw socket on the machine whatever its namespace (red team round 6)

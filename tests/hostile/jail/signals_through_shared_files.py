@@ -40,6 +40,8 @@ def run_double(x):
         "/proc/uptime idle": lambda: _host_figure("/proc/uptime", None, 1, float),
         "a pty of the machine's pool": lambda: os.close(os.openpty()[0]),
         "an inet socket (/proc/net/sockstat)": lambda: __import__("socket").socket().close(),
+        "syslog (the kernel log)": lambda: _ok(libc.syscall(103, 10, None, 0)),  # SYSLOG_ACTION_SIZE_BUFFER
+        "madvise MERGEABLE (KSM)": lambda: mmap.mmap(-1, 4096).madvise(12),
     }
     for name, way in ways.items():
         try:
