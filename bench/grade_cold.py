@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench import machine  # noqa: E402
 from stagesrc import minimal_script, student_source  # noqa: E402
 
+from bench import machine  # noqa: E402
 from grader.course import load_course  # noqa: E402
 
 PYTEST = """import json
