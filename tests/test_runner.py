@@ -329,24 +329,3 @@ def test_blas_threads_leave_a_core_for_the_graders_comparisons_unless_the_user_c
     assert threads.leave_a_core(big, ["--stage", "gpt2", "--checkpoint", "m/model.safetensors"]) == \
         len(os.sched_getaffinity(0))
 
-
-@pytest.mark.parametrize("lockstep", [True, False])
-def test_in_lockstep_a_call_starts_only_after_the_last_one_is_judged(tmp_path, lockstep):
-    """Limits.lockstep (a learner's own checkpoint: the child has every core): no call runs beside the judging.
-    Without it the child runs ahead, which the control shows, and the judging time is never the child's."""
-    (tmp_path / "student").mkdir()
-    (tmp_path / "student" / "__init__.py").write_text("")
-    (tmp_path / "student" / "m.py").write_text("import time\n\ndef f(k):\n    return [time.monotonic()]\n")
-    calls = [sandbox.Call(case=str(k), module="student.m", function="f", inputs={"k": k}) for k in range(3)]
-    resumed, began = [], []
-    outcomes = sandbox.run(tmp_path, calls, sandbox.Limits(timeout=0.3, memory_mb=1024, lockstep=lockstep))
-    for outcome in outcomes:
-        assert outcome.status is None and outcome.value is not None, outcome.message
-        began.append(outcome.value[""][0])
-        time.sleep(0.4)  # judging, longer than a call's timeout: never counted against the next call
-        resumed.append(time.monotonic())
-    assert len(began) == 3
-    if lockstep:
-        assert began[1] > resumed[0] and began[2] > resumed[1]
-    else:
-        assert began[1] < resumed[0] and began[2] < resumed[1]

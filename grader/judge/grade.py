@@ -152,9 +152,7 @@ def _grade(course: Course, stage: Stage, options: Options) -> StageResult:
                   max_bytes=_max_bytes(source, c),
                   observe=tuple((m, f) for m, _, f in (e.partition(":") for e in stage.function(c.function).observe)))
              for c in cases]
-    # a learner's own checkpoint: the child has every core (run/threads.py), so calls wait while the last is judged
-    limits = Limits(timeout=source.timeout or stage.timeout, memory_mb=stage.memory_mb,
-                    lockstep=source.against is not None)
+    limits = Limits(timeout=source.timeout or stage.timeout, memory_mb=stage.memory_mb)
     total_weight = sum(c.weight for c in stage.cases) or 1.0
     results: list[CaseResult] = []
     imported: set[str] = set()

@@ -57,15 +57,13 @@ class StudentFinder:  # a meta path finder by protocol: importlib.abc would pull
 
 
 RES_FD, OUT_FD, STACK_FD = 3, 4, 5  # in the child: the result pipe, the output file, the stack file
-PACE_FD = 6  # with Limits.lockstep: the grader writes a byte here when the next call may start
 
 
-def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any],
-         fds: tuple[int, int, int, int | None], plan: confine.Plan | None, scratch: Path | None) -> None:
+def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, Any], fds: tuple[int, int, int],
+         plan: confine.Plan | None, scratch: Path | None) -> None:
     """Run every call in this (forked) process, send each result, and exit: never returns into the grader.
 
-    `fds` are the result pipe's write end, the output file, the stack file (grader/run/capture.py) and, with
-    `limits.lockstep`, the read end of the pace pipe.
+    `fds` are the result pipe's write end, the output file and the stack file (grader/run/capture.py).
     """
     code = 0
     grader = os.getppid()
@@ -95,7 +93,7 @@ def main(root: Path, calls: list[Call], limits: Limits, substitutes: dict[str, A
             stand_in.__dict__.update(functions)
             sys.modules[name] = stand_in
         shared = _shared(calls)
-        run_calls(root, calls, lambda c: (c, shared), paced=fds[3] is not None)
+        run_calls(root, calls, lambda c: (c, shared))
     except BaseException:  # noqa: BLE001 - the child must end here whatever happened, never return into the grader
         code = 70
     finally:
@@ -120,7 +118,7 @@ def _shared(calls: list[Call]) -> set[int]:
 
 
 def run_calls(root: Path, calls: Iterable[Any], prepare: Callable[[Any], tuple[Call, set[int]]],
-              left_behind: Callable[[], bool] | None = None, paced: bool = False) -> bool:
+              left_behind: Callable[[], bool] | None = None) -> bool:
     """Each call between `start i` and its result; its printed output travels in its own result frame.
 
     `prepare` turns an item of `calls` into the Call to make (the jail loads its inputs from files here) and the
@@ -144,19 +142,9 @@ def run_calls(root: Path, calls: Iterable[Any], prepare: Callable[[Any], tuple[C
         sys.stderr.flush()
         header["output"], header["output_cut"] = capture.read(OUT_FD)
         send(RES_FD, header, parts)
-        if paced and i + 1 < len(items):
-            _wait_for_pace()
         if left_behind is not None and i + 1 < len(items) and left_behind():
             return True
     return False
-
-
-def _wait_for_pace() -> None:
-    """Until the grader has judged the last result (Limits.lockstep); a closed or taken pipe just lets it go on."""
-    try:
-        os.read(PACE_FD, 1)
-    except OSError:
-        pass
 
 
 def streams() -> None:
@@ -196,13 +184,12 @@ def _hard_nofile() -> int:
     return GRADED_FILES if hard == resource.RLIM_INFINITY else hard
 
 
-def keep_fds(res_w: int, out: int, stack: int, pace: int | None = None) -> None:
-    """Move the result pipe and the two capture files to fds 3, 4, 5 (the pace pipe to 6) and close the rest above."""
-    kept = [(RES_FD, res_w), (OUT_FD, out), (STACK_FD, stack)] + ([(PACE_FD, pace)] if pace is not None else [])
-    moved = [(target, fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 7)) for target, fd in kept]  # clear of 3-6
-    for target, fd in moved:
+def keep_fds(res_w: int, out: int, stack: int) -> None:
+    """Move the result pipe and the two capture files to fds 3, 4, 5 and close everything above."""
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6) for fd in (res_w, out, stack)]  # clear of 3-5
+    for target, fd in zip((RES_FD, OUT_FD, STACK_FD), moved, strict=True):
         os.dup2(fd, target, inheritable=False)
-    os.closerange(3 + len(kept), max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
+    os.closerange(6, max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
 
 
 def send(fd: int, header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) -> None:

@@ -67,9 +67,6 @@ class Limits:
 
     timeout: float = 10.0
     memory_mb: int = 4096
-    # Each call starts only once the grader has judged the one before. For a child that has every core (a learner's
-    # own checkpoint): judging a [256, 50257] output beside its BLAS threads would take a core from them.
-    lockstep: bool = False
 
 
 @dataclass

@@ -104,7 +104,6 @@ class _Child:
     student_dirs: list[str]
     scratch: Path | None
     known: set[int]  # the grader's children before this one: any other is this child's, and is reaped
-    pace: int | None  # Limits.lockstep: the write end of the pipe that lets the child start its next call
     isolation: str | None = None
     fatal: str = ""
     frames: Frames = field(default_factory=Frames)
@@ -118,7 +117,7 @@ def _one_child(root: Path, calls: list[Call], limits: Limits, substitutes: Subst
     finally:
         reap.end(proc.pid)
         reap.escaped(proc.known)
-        for fd in (proc.results, proc.output, proc.stack, *([proc.pace] if proc.pace is not None else [])):
+        for fd in (proc.results, proc.output, proc.stack):
             os.close(fd)
         if proc.scratch is not None:
             import shutil  # graded runs only: kept off the self-paced grade's start-up
@@ -137,8 +136,6 @@ def _start(root: Path, calls: list[Call], limits: Limits, substitutes: Substitut
         fds += [res_r, res_w]
         out, stack = capture.make()
         fds += [out, stack]
-        pace_r, pace_w = os.pipe() if limits.lockstep else (None, None)
-        fds += [fd for fd in (pace_r, pace_w) if fd is not None]
         try:  # a [64, 3072] output crosses in a few writes, not a dozen 64 KiB round trips
             fcntl.fcntl(res_w, _F_SETPIPE_SZ, 1 << 20)
         except OSError:
@@ -157,16 +154,14 @@ def _start(root: Path, calls: list[Call], limits: Limits, substitutes: Substitut
                           "out of processes, file descriptors or disk space: free some and grade again") from e
     if pid == 0:  # the child never returns from here
         os.close(res_r)
-        child.main(root, calls, limits, substitutes, (res_w, out, stack, pace_r), plan, scratch)
+        child.main(root, calls, limits, substitutes, (res_w, out, stack), plan, scratch)
     os.close(res_w)
-    if pace_r is not None:
-        os.close(pace_r)
     try:
         os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
     except OSError:
         pass
     dirs = [str(root / "student")] + ([str(scratch / "student")] if scratch is not None else [])
-    return _Child(pid, res_r, out, stack, dirs, scratch, known, pace_w)
+    return _Child(pid, res_r, out, stack, dirs, scratch, known)
 
 
 class _Reader:
@@ -199,7 +194,9 @@ class _Reader:
                     yield outcome
                     if self.reported == len(self.calls):
                         return  # a straggler holding the pipe open must not keep us waiting
-                    self._go_on()
+                    # the caller's judging was not the child's time: a `start` frame not read yet would otherwise
+                    # be timed from the last call's start
+                    self.started = time.monotonic()
                 if self.proc.frames.broken:
                     break
             if self.proc.frames.broken:  # between calls, a new child simply runs the rest
@@ -208,19 +205,6 @@ class _Reader:
                 return
         if self.reported < len(self.calls):
             yield self._death()
-
-    def _go_on(self) -> None:
-        """The caller has judged the outcome just yielded: with Limits.lockstep, the child may start its next call.
-
-        Either way the judging was not the child's time: the clock starts again here (a `start` frame not yet read
-        would otherwise be timed from the last call's start).
-        """
-        self.started = time.monotonic()
-        if self.proc.pace is not None:
-            try:
-                os.write(self.proc.pace, b"g")
-            except OSError:
-                pass  # the child has ended: its end is read from the result pipe
 
     def _frame(self, header: dict[str, Any], parts: list[bytes]) -> Outcome | None:
         """Act on one frame; the Outcome of a call when this frame is its result."""
