@@ -135,3 +135,20 @@ def test_save_outputs_writes_public_cases_only(mini: Course, tmp_path):
     yours, expected = (np.load(folder / "double" / "small" / f"{n}.npy") for n in ("yours", "expected"))
     np.testing.assert_array_equal(yours - 2, expected / 2)
     assert any("for 2 public cases" in line for line in graded.footer)
+
+
+def test_the_course_packages_a_learner_imports_are_loaded_once_for_every_child(mini, monkeypatch) -> None:
+    """Watch mode forks a child a save: `regex` loaded in the grader is loaded in each child (17 ms a tokenizer
+    save). Only the course's own packages are loaded, and never a learner's file that shadows one."""
+    from grader.judge import portable
+
+    write_student(mini, "double", "import regex\nimport antigravity\n\n\ndef run_double(x):\n    return 2 * x\n")
+    monkeypatch.delitem(sys.modules, "regex", raising=False)
+    monkeypatch.delitem(sys.modules, "antigravity", raising=False)
+    portable.preload(mini.root, mini.stage("double"))
+    assert "regex" in sys.modules and "antigravity" not in sys.modules  # (the standard library's acts when imported)
+    monkeypatch.delitem(sys.modules, "regex")
+    (mini.root / "regex.py").write_text("raise SystemExit('the learner shadowed regex')\n")
+    monkeypatch.syspath_prepend(str(mini.root))
+    portable.preload(mini.root, mini.stage("double"))
+    assert "regex" not in sys.modules

@@ -18,7 +18,7 @@ import numpy as np
 
 from grader import fixtures
 from grader.course.model import Case, Course, Stage
-from grader.judge import grade
+from grader.judge import grade, portable
 from grader.learner import commands
 from grader.learner.cases import OutputSaver
 from grader.learner.filewatch import Targets
@@ -166,6 +166,7 @@ class FixtureGrader:
             self.kept = ready or fixtures.StageFixtures(course, stage, cases)
             self.key = key
         options.source = _Source(self.kept, options.cancel)
+        portable.preload(options.root or course.root, stage)  # the children forked from here find them loaded
         return grade.grade_stage(course, stage, options)
 
 
