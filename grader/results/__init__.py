@@ -253,13 +253,14 @@ def redacted(case: CaseResult, for_instructor: bool = False) -> CaseResult:
     of it was cut, what type was returned, or time taken). A field added to CaseResult is dropped here unless it is
     named below. The case is called by `shown_name` ("hidden 2"), never by its id. Every way of failing shows as
     FAIL: the status (exception, timeout, exited...) is the submission's to choose, so showing it would tell a
-    learner bits of a hidden input. Only pass, fail, not started (a stub must say so) and not run remain.
+    learner bits of a hidden input, and so would "not run" (a later case of a function that timed out: red team
+    round 7 read a hidden input's sign bit from it). Only pass, fail and not started (a stub must say so) remain.
     `for_instructor` keeps the status and the id, for the instructor's own records (the gradebook's counts of
     timeouts and crashes, its pass rate per case); learners never see those.
     """
     if not case.hidden:
         return case
-    keep = for_instructor or case.status in (Status.PASS, Status.SKIPPED, Status.TODO)
+    keep = for_instructor or case.status in (Status.PASS, Status.TODO)
     return CaseResult(stage=case.stage, case=case.case if for_instructor else shown_name(case),
                       function=case.function, status=case.status if keep else Status.FAIL, weight=case.weight,
                       points=case.points, max_points=case.max_points, hidden=True, hidden_number=case.hidden_number,
