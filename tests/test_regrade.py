@@ -138,3 +138,17 @@ def test_a_first_schema_gradebook_is_upgraded_and_regraded(mini: Course, subs: P
     with Gradebook(db, TITLE) as book:
         assert book.known() == {"alice": ("x", "")}
     assert "3 submissions: 2 graded, 1 rejected" in batch(mini, subs, db)
+
+
+@pytest.mark.parametrize("edit", ["stages/double/decoys.py", "stages/double/checks.py", "common/shared.py"])
+def test_the_code_that_judges_a_stage_is_part_of_its_state(mini: Course, edit: str) -> None:
+    """Red team round 7: an edited checks.py (or a decoy, or a common module) left every row current."""
+    from grader.instructor import regrade
+
+    before = regrade.course_state(mini)
+    path = mini.root / edit
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text((path.read_text() if path.exists() else "") + "\n# edited\n")
+    after = regrade.course_state(mini)
+    assert after.key != before.key
+    assert "double's code" in regrade.what_changed(before.parts, after)

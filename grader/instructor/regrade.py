@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from grader import __version__, fixtures
-from grader.course import Course, Stage, stagecode
+from grader.course import Course, Stage, layout, stagecode
 from grader.errors import UsageError
 from grader.instructor import contents, intake, submissions
 from grader.instructor.gradebook import Gradebook
@@ -65,9 +65,21 @@ def course_state(course: Course, stage_ids: tuple[str, ...] = ()) -> CourseState
             continue
         manifest = fixtures.stage_dir(course, stage) / fixtures.MANIFEST
         stages[stage.id] = {"points": stage.points, "definition": _definition(stage)[:16],
-                            "fixtures": _sha(manifest.read_bytes())[:16] if manifest.exists() else "missing"}
+                            "fixtures": _sha(manifest.read_bytes())[:16] if manifest.exists() else "missing",
+                            "code": _code(course, stage)[:16]}
     parts = {"grader": __version__, "upstream": course.upstream, "stages": stages}
     return CourseState(_sha(json.dumps(parts, sort_keys=True).encode()), parts)
+
+
+def _code(course: Course, stage: Stage) -> str:
+    """A digest of the code that judges the stage: its folder's Python files and the course's common modules.
+
+    Its checks, decoys and reference; the fixtures' manifest holds only what builds them (red team round 7: an
+    edited checks.py left every row current).
+    """
+    folder = layout.stage_dir(course.root, stage.id)
+    files = sorted(folder.glob("*.py")) + sorted(layout.common_dir(course.root).glob("*.py"))
+    return _sha(b"".join(f.name.encode() + b"\0" + f.read_bytes() for f in files if f.is_file()))
 
 
 def what_changed(old: dict[str, Any] | None, new: CourseState) -> str:
@@ -83,7 +95,7 @@ def what_changed(old: dict[str, Any] | None, new: CourseState) -> str:
     if missing:
         said.append(f"not graded then: {', '.join(missing)}")
     for sid in (s for s in now if s in before):
-        changed = [k for k in ("points", "definition", "fixtures") if before[sid].get(k) != now[sid][k]]
+        changed = [k for k in ("points", "definition", "fixtures", "code") if before[sid].get(k) != now[sid][k]]
         if "points" in changed:
             said.append(f"{sid}'s points ({before[sid].get('points'):g} then, {now[sid]['points']:g} now)")
         said += [f"{sid}'s {k}" for k in changed if k != "points"]
