@@ -7,6 +7,7 @@ Student/ folder with case variants, macOS's litter, and a README beside the subm
 
 from __future__ import annotations
 
+import shutil
 import stat
 import zipfile
 from pathlib import Path
@@ -16,6 +17,7 @@ from conftest import run_cli
 from test_batch import GOOD, folder, make_zip, student
 
 from grader.course import Course
+from grader.errors import UsageError
 from grader.instructor import batch, intake, regrade, submissions
 from grader.instructor.gradebook import Gradebook
 
@@ -116,19 +118,39 @@ def test_one_learners_path_grades_that_learner(mini: Course, tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("name", ["Student", "student", "double.py"])
-def test_a_learner_named_student_is_one_of_the_cohort(tmp_path: Path, name: str) -> None:
-    """Red team round 6: a submission folder named `Student` (or a stage file's name) made the batch folder look
-    like one submission, and the batch graded that learner alone, as the whole cohort, with exit code 0."""
+@pytest.mark.parametrize("others", ["folders", "zip", "nested handout"])
+def test_a_folder_that_looks_both_ways_is_refused_by_name(tmp_path: Path, name: str, others: str) -> None:
+    """Red team rounds 6 and 7: a submission named `Student` (or a stage file's name) made the batch folder look
+    like one submission, and the batch graded that learner alone as the whole cohort, exit 0; and a learner's
+    folder holding `bob/student/` would, read as a folder of submissions, replace bob's row. Neither is guessed."""
     subs = tmp_path / "subs"
-    folder(subs, "alice", student(GOOD))
-    folder(subs, "bob", student(GOOD))
+    subs.mkdir()
+    if others == "zip":
+        make_zip(subs / "alice.zip", [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    elif others == "nested handout":
+        folder(subs / "bob", "gpt2-course-main", student(GOOD))
+    else:
+        folder(subs, "alice", student(GOOD))
+        folder(subs, "bob", student(GOOD))
     if name.endswith(".py"):
         (subs / name).write_text(GOOD["double"])
     else:
         folder(subs, name, student(GOOD))
-    found, _, single = regrade.survey(subs, DECLARED)
-    assert single is False and {"alice", "bob"} <= {s.id for s in found}
-    assert regrade.survey(subs / "alice", DECLARED)[2] is True  # one learner's own folder is still one
+    with pytest.raises(UsageError, match="rename it") as e:
+        regrade.survey(subs, DECLARED)
+    assert str(subs) in str(e.value)
+    shutil.rmtree(subs / name) if (subs / name).is_dir() else (subs / name).unlink()
+    found, _, single = regrade.survey(subs, DECLARED)  # without it: a folder of submissions
+    assert single is False and found
+
+
+def test_one_learners_own_folder_is_still_one(tmp_path: Path) -> None:
+    alice = tmp_path / "alice"
+    folder(tmp_path, "alice", student(GOOD))
+    (alice / "notes").mkdir()
+    (alice / "notes" / "week1.md").write_text("...")
+    (alice / ".venv").mkdir()
+    assert regrade.survey(alice, DECLARED)[2] is True
 
 
 def test_a_package_of_helpers_in_student_is_taken_one_level_deep() -> None:

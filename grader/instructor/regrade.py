@@ -119,21 +119,39 @@ class Plan:
     refused: list[tuple[submissions.Submission, str]] = field(default_factory=list)  # could not even be read
 
 
-def looks_like_one(path: Path, declared: list[str], depth: int = 0) -> bool:
-    """Whether a folder is itself one learner's submission.
-
-    It holds student/ (any case) or a stage file, and no folder beside them that is a submission too: a folder of
-    submissions in which one learner's is named `Student` (or `gelu.py`) is still a folder of submissions (red
-    team round 6: the whole batch was graded as that one learner's).
-    """
+def looks_like_one(path: Path, declared: list[str]) -> bool:
+    """Whether a folder is itself one learner's submission: it holds student/ (any case) or a stage file."""
     names = {p.name.casefold(): p for p in path.iterdir() if not p.name.startswith(".")}
     student = names.get("student")
+    return (student is not None and student.is_dir()) or any(Path(d).name.casefold() in names for d in declared)
+
+
+def _submissions_beside(path: Path, declared: list[str]) -> list[str]:
+    """The entries of a folder that look like submissions of their own.
+
+    Zips, and folders holding student/ or a stage file within three levels (a handout nested in a learner's folder).
+    """
     mine = {"student", *(Path(d).name.casefold() for d in declared)}
-    if not ((student is not None and student.is_dir()) or any(n in names for n in mine - {"student"})):
+    found = []
+    for entry in sorted(path.iterdir()):
+        if entry.name.startswith(".") or entry.name.casefold() in mine or entry.is_symlink():
+            continue
+        if entry.is_file() and entry.suffix.lower() == ".zip":
+            found.append(entry.name)
+        elif entry.is_dir() and not intake.ignored_dir(entry.name) and _holds_submission(entry, mine, 3):
+            found.append(entry.name + "/")
+    return found
+
+
+def _holds_submission(folder: Path, mine: set[str], depth: int) -> bool:
+    try:
+        entries = [e for e in folder.iterdir() if not e.is_symlink()]
+    except OSError:
         return False
-    return depth > 0 or not any(p.is_dir() and not p.is_symlink() and not intake.ignored_dir(p.name)
-                                and looks_like_one(p, declared, depth + 1)
-                                for n, p in names.items() if n not in mine)
+    if any(e.name.casefold() in mine for e in entries):
+        return True
+    return depth > 1 and any(e.is_dir() and not intake.ignored_dir(e.name) and _holds_submission(e, mine, depth - 1)
+                             for e in entries)
 
 
 def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission], list[str], bool]:
@@ -141,6 +159,13 @@ def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission
     if path.is_file() and path.suffix.lower() == ".zip":
         return [submissions.Submission(path.stem, path)], [], True
     if path.is_dir() and looks_like_one(path, declared):
+        beside = _submissions_beside(path, declared)
+        if beside:  # red team round 7: either reading grades someone wrongly, so neither is guessed
+            raise UsageError(
+                f"{path} holds student/ or a stage file, as one learner's submission does, and also "
+                f"{', '.join(beside[:5])}{' ...' if len(beside) > 5 else ''}, as a folder of submissions does. "
+                "If it is a folder of submissions, one of them is named like a submission's contents (Student/, "
+                "gelu.py): rename it. If it is one learner's, move the other submissions out of it.")
         return [submissions.Submission(path.resolve().name, path)], [], True
     found = submissions.discover(path)
     subs = [s for s in found if s.kind != "other" and not (s.kind == "folder" and intake.ignored_dir(s.path.name))]
