@@ -22,7 +22,8 @@ copy of student/ holds, in place of each earlier stage's learner file, that stag
 function names bound to the reference's, and the course's common/ modules it imports beside it): `with_references`.
 With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. Each stage is
 graded in the submission's jail: every stage's public cases first, then, in a new jail, every stage's hidden cases,
-so nothing a hidden call saw can be shown under any public case (docs/jail.md).
+so nothing a hidden call saw can be shown under any public case (docs/jail.md). Stand-ins are therefore chosen from
+the earlier stages' public verdicts: a mistake only their hidden cases catch is not stood in for (docs/instructors.md).
 """
 
 from __future__ import annotations
