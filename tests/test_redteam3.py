@@ -300,3 +300,29 @@ def test_similarity_reads_a_pathological_line_only_so_far() -> None:
     assert similarity.tokens("x = 1\n" + evil) == similarity.tokens("x = 1\n" + cut)
     many = "x = (" + " + ".join(["a"] * 3000) + ")\n"  # long, but nothing pathological in it
     assert len(similarity.tokens(many * 10, deadline=0.0)) <= 1  # past its deadline: stops at the first check
+
+
+def test_similarity_compares_whole_submissions_and_reads_past_padding(tmp_path) -> None:
+    """Red team round 7: a copy moved into a helper of another name, or put below a 66 KB comment, was not found."""
+    from grader.instructor import similarity
+
+    code = "".join(f"def f{i}(x, y):\n    z = x * {i} + y\n    return [z, z ** 2, x - y, {i}]\n" for i in range(30))
+    subs = {
+        "alice": {"student/softmax.py": code},
+        "bob": {"student/softmax.py": "from student.mine import *\n", "student/mine.py": code},
+        "fred": {"student/softmax.py": "# " + "x" * 66_000 + "\n" + code},
+        "dave": {"student/softmax.py": "def g(a):\n    return sorted(a)\n"},
+        "erin": {"student/softmax.py": "import numpy as np\n\n\ndef h(b):\n    return np.exp(b)\n"},
+        **{f"other{k}": {"student/softmax.py": "".join(f"v{j} = [{k}] * {j} + list(range({j}))\n"
+                                                      for j in range(k, 40))}
+           for k in range(4)},  # three copies are fewer than half the cohort: not "how everyone writes it"
+    }
+    cohort = {}
+    for name, files in subs.items():
+        for rel, text in files.items():
+            (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / rel).write_text(text)
+        cohort[name] = similarity.of_files(tmp_path / name, list(files), ["student/softmax.py"])
+    found = {(p.a, p.b) for p in similarity.pairs(cohort, {})}
+    assert {("alice", "bob"), ("alice", "fred"), ("bob", "fred")} <= found, found
+    assert not any("dave" in p or "erin" in p for p in found)

@@ -40,6 +40,7 @@ MAX_PRINTS = 4096  # fingerprints kept of one submission: each file's smallest, 
 # 64 KiB line took 100 s (red team round 6). Lines are compared up to LINE_CHARS, and one submission's tokens are
 # read for at most SECONDS.
 LINE_CHARS = 256
+RAW_CHARS = 1 << 20  # characters of a file read before it is condensed (intake caps the files it takes anyway)
 SECONDS = 1.0
 
 
@@ -74,6 +75,15 @@ def tokens(source: str, deadline: float = float("inf")) -> list[str]:
     return out
 
 
+def _condensed(source: str) -> str:
+    """The file as compared: each line cut to LINE_CHARS, comment-only and blank lines left out.
+
+    Before the character caps apply: red team round 7 hid all of a stage file's code behind a 66 KB comment.
+    """
+    kept = (line[:LINE_CHARS] for line in source.splitlines())
+    return "".join(line + "\n" for line in kept if line.strip() and not line.lstrip().startswith("#"))
+
+
 def _hash(gram: list[str]) -> int:
     return int.from_bytes(hashlib.blake2b("\x00".join(gram).encode(), digest_size=8).digest(), "little",
                           signed=True)
@@ -103,7 +113,7 @@ def of_files(root: Path, written: Iterable[str], first: Iterable[str] = ()) -> d
             break
         try:
             with open(root / rel, encoding="utf-8", errors="replace") as f:
-                source = f.read(min(FILE_CHARS, chars))
+                source = _condensed(f.read(RAW_CHARS))[:min(FILE_CHARS, chars)]
         except OSError:
             continue
         chars -= len(source)
@@ -114,32 +124,40 @@ def of_files(root: Path, written: Iterable[str], first: Iterable[str] = ()) -> d
 
 def pairs(cohort: dict[str, dict[str, list[int]]], boilerplate: dict[str, list[int]],
           threshold: float = THRESHOLD, min_shared: int = MIN_SHARED) -> list[Similar]:
-    """Every pair of submissions at or above the threshold, the most alike first."""
+    """Every pair of submissions at or above the threshold, the most alike first.
+
+    Submissions are compared whole, as MOSS compares them: a fingerprint two share counts whichever of their files
+    holds it, so code moved into a helper of another name is found too (red team round 7). The files named are
+    those of the first of the pair that hold the most shared fingerprints.
+    """
     common_cut = max(2, int(COMMON * len(cohort)))
-    kept: dict[str, dict[str, set[int]]] = {}
-    frequency: Counter[tuple[str, int]] = Counter()
+    starter = {h for hs in boilerplate.values() for h in hs}
+    where: dict[str, dict[int, set[str]]] = {}  # submission -> fingerprint -> its files that hold it
     for sub, files in cohort.items():
-        kept[sub] = {f: set(h) - set(boilerplate.get(f, ())) for f, h in files.items()}
-        frequency.update((f, h) for f, hs in kept[sub].items() for h in hs)
-    index: dict[tuple[str, int], list[str]] = defaultdict(list)
-    for sub, sets in kept.items():
-        for f, hs in sets.items():
-            sets[f] = {h for h in hs if frequency[f, h] <= common_cut}
-            for h in sets[f]:
-                index[f, h].append(sub)
-    shared: Counter[tuple[str, str, str]] = Counter()
-    for (f, _), subs in index.items():
+        held: dict[int, set[str]] = defaultdict(set)
+        for f, hs in files.items():
+            for h in hs:
+                if h not in starter:
+                    held[h].add(f)
+        where[sub] = held
+    frequency = Counter(h for held in where.values() for h in held)
+    index: dict[int, list[str]] = defaultdict(list)
+    for sub, held in where.items():
+        for h in held:
+            if frequency[h] <= common_cut:  # what half the cohort writes is how everyone writes it
+                index[h].append(sub)
+    shared: Counter[tuple[str, str]] = Counter()
+    holding: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for h, subs in index.items():
         for i, a in enumerate(subs):
             for b in subs[i + 1:]:
-                shared[(a, b, f) if a < b else (b, a, f)] += 1
-    totals: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    for (a, b, f), n in shared.items():
-        totals[a, b][f] += n
-    size = {sub: sum(len(hs) for hs in sets.values()) for sub, sets in kept.items()}
+                key = (a, b) if a < b else (b, a)
+                shared[key] += 1
+                holding[key].update(where[key[0]][h])
+    size = {sub: sum(1 for h in held if frequency[h] <= common_cut) for sub, held in where.items()}
     out = []
-    for (a, b), per_file in totals.items():
-        n = sum(per_file.values())
+    for (a, b), n in shared.items():
         score = n / max(1, min(size[a], size[b]))
         if n >= min_shared and score >= threshold:
-            out.append(Similar(a, b, round(score, 3), n, [f for f, _ in per_file.most_common(3)]))
+            out.append(Similar(a, b, round(score, 3), n, [f for f, _ in holding[a, b].most_common(3)]))
     return sorted(out, key=lambda p: (-p.score, p.a, p.b))
