@@ -163,3 +163,16 @@ def test_a_package_of_helpers_in_student_is_taken_one_level_deep() -> None:
     chosen = intake.choose(paths, DECLARED, False, "sub")
     assert sorted(t.as_posix() for t in chosen.values()) == [
         "student/double.py", "student/helpers/__init__.py", "student/helpers/heads.py"]
+
+
+def test_one_learner_of_the_cohort_named_by_its_path_is_that_learner(mini: Course, tmp_path: Path) -> None:
+    """Red team round 7: mallory's folder held her work/student/ and a planted bob/x/y/student/; the instructor's
+    regrade of her folder (`batch SUBS/mallory`) read it as a folder of submissions and replaced bob's row."""
+    subs = tmp_path / "subs"
+    folder(subs, "bob", student(GOOD))
+    folder(subs / "mallory", "work", student(GOOD))
+    folder(subs / "mallory" / "bob" / "x", "y", student({"double": "def run_double(x):\n    return 0 * x\n"}))
+    with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
+        book.set_setting("submissions", str(subs))  # what a batch of the cohort remembers
+        plan = regrade.plan(mini, subs / "mallory", book)
+        assert plan.single and [s.id for s, _ in plan.todo] == ["mallory"]

@@ -176,7 +176,14 @@ def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = 
          force: bool = False) -> Plan:
     """The submissions to grade now: new, changed, stale, chosen with --only, or all with --force."""
     state = course_state(course, stages)
-    subs, skipped, single = survey(path, [s.student_file for s in course.stages])
+    cohort = book.setting("submissions")
+    if cohort and path.resolve().parent == Path(cohort).resolve() and (path.is_dir() or path.suffix.lower() == ".zip"):
+        # One learner of the cohort this gradebook grades, named by its path: that learner, whatever their folder
+        # holds (red team round 7: a folder holding a planted bob/.../student/ replaced bob's row on its regrade)
+        ident = intake.printable(path.stem if path.suffix.lower() == ".zip" else path.name)  # as discover names it
+        subs, skipped, single = [submissions.Submission(ident, path)], list[str](), True
+    else:
+        subs, skipped, single = survey(path, [s.student_file for s in course.stages])
     ids = [s.id for s in subs]
     for name in only:
         if name not in ids:

@@ -24,6 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+from grader.instructor.submissions import MAX_FILE_BYTES
 from grader.results.cohort import Similar
 
 K = 10  # tokens per k-gram: shorter matches are coincidence
@@ -40,7 +41,7 @@ MAX_PRINTS = 4096  # fingerprints kept of one submission: each file's smallest, 
 # 64 KiB line took 100 s (red team round 6). Lines are compared up to LINE_CHARS, and one submission's tokens are
 # read for at most SECONDS.
 LINE_CHARS = 256
-RAW_CHARS = 1 << 20  # characters of a file read before it is condensed (intake caps the files it takes anyway)
+RAW_CHARS = MAX_FILE_BYTES  # a file is read whole (intake's cap) and condensed before the character caps apply
 SECONDS = 1.0
 
 
