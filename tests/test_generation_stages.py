@@ -219,20 +219,38 @@ def test_tokenizer_training_reproduces_the_committed_vocabulary() -> None:
     assert merges == read_merges(src / "merges.txt")
 
 
+TRAIN_THREE_STEPS = """
+import importlib.util, sys
+from pathlib import Path
+spec = importlib.util.spec_from_file_location("train", sys.argv[1])
+train = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(train)
+src = Path(sys.argv[2])
+stream = train.token_stream(train.read_corpus(src / "corpus.jsonl.gz")[:300], train.fast_tokenizer(src))
+model, _ = train.train_model(stream, steps=3, log=lambda line: None)
+train.write_model(model, Path(sys.argv[3]))
+"""
+
+
 @pytest.mark.slow
 def test_model_training_is_deterministic(tmp_path: Path) -> None:
-    """Three steps twice from the same seed give the same bytes (the committed model took 1000 of them)."""
+    """Three steps twice from the same seed give the same bytes (the committed model took 1000 of them).
+
+    Each run in a fresh interpreter, as build.py runs: in the test process, torch's state after the suite's other
+    torch tests once made the two runs differ (and pytest's diff of two 2.7 MB byte strings never ended).
+    """
     pytest.importorskip("torch")
-    train = load_module(GEN, "train.py")
-    src = STAGES / GEN / "artifacts-src"
-    stream = train.token_stream(train.read_corpus(src / "corpus.jsonl.gz")[:300], train.fast_tokenizer(src))
-    files = []
+    import hashlib
+    import subprocess
+    import sys
+
+    digests = []
     for run in ("a", "b"):
-        model, _ = train.train_model(stream, steps=3, log=lambda line: None)
         (tmp_path / run).mkdir()
-        train.write_model(model, tmp_path / run)
-        files.append((tmp_path / run / "model.safetensors").read_bytes())
-    assert files[0] == files[1]
+        subprocess.run([sys.executable, "-c", TRAIN_THREE_STEPS, str(STAGES / GEN / "train.py"),
+                        str(STAGES / GEN / "artifacts-src"), str(tmp_path / run)], check=True, cwd=ROOT)
+        digests.append(hashlib.sha256((tmp_path / run / "model.safetensors").read_bytes()).hexdigest())
+    assert digests[0] == digests[1]
 
 
 # --- generate: the cases -----------------------------------------------------------------------------------------
