@@ -137,18 +137,30 @@ def test_save_outputs_writes_public_cases_only(mini: Course, tmp_path):
     assert any("for 2 public cases" in line for line in graded.footer)
 
 
-def test_the_course_packages_a_learner_imports_are_loaded_once_for_every_child(mini, monkeypatch) -> None:
-    """Watch mode forks a child a save: `regex` loaded in the grader is loaded in each child (17 ms a tokenizer
-    save). Only the course's own packages are loaded, and never a learner's file that shadows one."""
-    from grader.judge import portable
+PRELOAD = """
+import sys
+from pathlib import Path
+from grader.course import load_course
+from grader.judge import portable
+course = load_course(Path(sys.argv[1]))
+if len(sys.argv) > 2:
+    sys.path.insert(0, sys.argv[1])  # where the learner's shadowing regex.py is importable
+portable.preload(course.root, course.stage("double"))
+print(sorted(m for m in ("regex", "antigravity") if m in sys.modules))
+"""
 
+
+def test_the_course_packages_a_learner_imports_are_loaded_once_for_every_child(mini) -> None:
+    """Watch mode forks a child a save: `regex` loaded in the grader is loaded in each child (17 ms a tokenizer
+    save). Only the course's own packages are loaded, and never a learner's file that shadows one. (In a fresh
+    interpreter each time: what this test process has imported already is beside the point.)"""
     write_student(mini, "double", "import regex\nimport antigravity\n\n\ndef run_double(x):\n    return 2 * x\n")
-    monkeypatch.delitem(sys.modules, "regex", raising=False)
-    monkeypatch.delitem(sys.modules, "antigravity", raising=False)
-    portable.preload(mini.root, mini.stage("double"))
-    assert "regex" in sys.modules and "antigravity" not in sys.modules  # (the standard library's acts when imported)
-    monkeypatch.delitem(sys.modules, "regex")
+
+    def loaded(*extra: str) -> str:
+        done = subprocess.run([sys.executable, "-c", PRELOAD, str(mini.root), *extra], capture_output=True,
+                              text=True, check=True)
+        return done.stdout.strip()
+
+    assert loaded() == "['regex']"  # (the standard library's antigravity acts when imported: never)
     (mini.root / "regex.py").write_text("raise SystemExit('the learner shadowed regex')\n")
-    monkeypatch.syspath_prepend(str(mini.root))
-    portable.preload(mini.root, mini.stage("double"))
-    assert "regex" not in sys.modules
+    assert loaded("shadowed") == "[]"
