@@ -106,6 +106,7 @@ class _Plan:
     stand_in: frozenset[str] | None  # the earlier stages whose references stand in (None: the learner's own)
     retry: frozenset[str] | None  # "own" policy, failing: graded again with these stages' references
     left: float  # seconds of the stage's budget its public pass left
+    uses: set[str]  # the learner's modules the stage's file reaches (an earlier stage it never imports is no cause)
     with_references: bool | None = None
 
 
@@ -134,7 +135,7 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
             passed[plan.stage.id] = results[i].passed
             looping.update(loops.stuck(results[i]))
     for plan, result in zip(plans, results, strict=True):
-        _say_upstream(course, plan, result, root, passed, settings.policy or course.upstream)
+        _say_upstream(course, plan, result, passed, settings.policy or course.upstream)
     return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
 
 
@@ -155,7 +156,7 @@ def _public(course: Course, stage: Stage, root: Path, settings: Settings, box: J
     uses = loops.reachable(root, stage.module) if deps else set()
     failing = any(passed.get(d) is False and course.stage(d).module in uses for d in deps)
     retry = not_passing if stand_in is None and failing and not result.passed and references else None
-    plan = _Plan(stage, deps, references, stand_in, retry, 0.0)
+    plan = _Plan(stage, deps, references, stand_in, retry, 0.0, uses)
     if retry is not None and time.monotonic() < deadline:
         plan.with_references = _grade(course, stage, root, settings, box, deadline, looping, retry,
                                       hidden=False).passed
@@ -175,14 +176,12 @@ def _hidden(course: Course, plan: _Plan, public: StageResult, root: Path, settin
     return grade.merged(plan.stage, public, hidden) if any(not c.hidden for c in plan.stage.cases) else hidden
 
 
-def _say_upstream(course: Course, plan: _Plan, result: StageResult, root: Path, passed: dict[str, bool],
-                  policy: str) -> None:
+def _say_upstream(course: Course, plan: _Plan, result: StageResult, passed: dict[str, bool], policy: str) -> None:
     """The stage's Upstream record and its note, from how its earlier stages did in this run."""
     if not plan.deps:
         return
-    uses = loops.reachable(root, plan.stage.module)  # an earlier stage the learner's code never imports is no cause
     up = Upstream(policy="reference" if plan.stand_in is not None else "own",
-                  failing=[d for d in plan.deps if passed.get(d) is False and course.stage(d).module in uses],
+                  failing=[d for d in plan.deps if passed.get(d) is False and course.stage(d).module in plan.uses],
                   not_graded=[d for d in plan.deps if d not in passed])
     up.with_references = result.passed if plan.stand_in is not None else plan.with_references
     result.upstream = up

@@ -25,13 +25,7 @@ from grader.run.jail import packages
 def notes(root: Path, stage: Stage) -> list[str]:
     """One note per learner file that imports a package graded runs do not offer."""
     out = []
-    for module in [stage.module, *sorted(loops.reachable(root, stage.module))]:
-        path = root / (module.replace(".", "/") + ".py")
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        imports = _imports(str(path), st.st_mtime_ns, st.st_size)
+    for path, imports in _learner_files(root, stage):
         if imports <= _surely_offered():  # the usual file: said without reading installed metadata (~75 ms cold)
             continue
         missing = sorted(m for m in imports if m not in _offered() and _installed(m))
@@ -51,20 +45,34 @@ def preload(root: Path, stage: Stage) -> None:
     runtime dependencies, found outside the course folder: never a learner's file, nor a module of the standard
     library (some act when imported).
     """
-    wanted = {packages.name(r) for r in packages.FALLBACK} - sys.modules.keys()
-    for module in [stage.module, *sorted(loops.reachable(root, stage.module))] if wanted else []:
-        path = root / (module.replace(".", "/") + ".py")
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        for name in sorted(_imports(str(path), st.st_mtime_ns, st.st_size) & wanted):
+    wanted = _course_packages_by_name() - sys.modules.keys()
+    for _, imports in _learner_files(root, stage) if wanted else []:
+        for name in sorted(imports & wanted):
             try:
                 spec = importlib.util.find_spec(name)
                 if spec is not None and spec.origin and not Path(spec.origin).resolve().is_relative_to(root.resolve()):
                     importlib.import_module(name)
             except Exception:  # noqa: BLE001 - the learner's child imports it again, and says what is wrong
                 continue
+
+
+def _learner_files(root: Path, stage: Stage) -> list[tuple[Path, frozenset[str]]]:
+    """The stage's learner file and the learner's modules it reaches, each with the packages it imports."""
+    out = []
+    for module in [stage.module, *sorted(loops.reachable(root, stage.module))]:
+        path = root / (module.replace(".", "/") + ".py")
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        out.append((path, _imports(str(path), st.st_mtime_ns, st.st_size)))
+    return out
+
+
+@functools.cache
+def _course_packages_by_name() -> frozenset[str]:
+    """The course's runtime dependencies whose import name is their distribution's (numpy, regex, ...)."""
+    return frozenset(packages.name(r) for r in packages.FALLBACK)
 
 
 @functools.lru_cache(maxsize=64)
@@ -114,8 +122,7 @@ def _surely_offered() -> frozenset[str]:
     The standard library, the learner's package, and the course's runtime dependencies whose import name is their
     distribution's (numpy, regex, safetensors, ...).
     """
-    return (frozenset(sys.stdlib_module_names) | {"student", "__future__"}
-            | {packages.name(r) for r in packages.FALLBACK})
+    return frozenset(sys.stdlib_module_names) | {"student", "__future__"} | _course_packages_by_name()
 
 
 @functools.cache
