@@ -160,3 +160,25 @@ def test_every_public_case_runs_before_any_hidden_one(mini: Course, subs: Path, 
     public = [i for i, (case, h) in enumerate(ran) if not h and case != "closed"]
     assert hidden and public and max(public) < min(hidden)
     assert ("closed", False) in ran[max(public):min(hidden)]  # and in a jail of their own
+
+
+@pytest.mark.slow  # four jails: the hedge's own
+def test_a_mistake_only_hidden_cases_catch_upstream_costs_only_its_own_stage(mini: Course, tmp_path: Path) -> None:
+    """Red team round 7: with every public case graded before any hidden one, stand-ins were chosen from the earlier
+    stages' public verdicts, so a double wrong only on 1-D input (its hidden case; combine's `scalar_y` is 1-D) cost
+    combine its points too. The public pass now also grades combine with the reference double (the hedge)."""
+    one_d = "def run_double(x):\n    return 2 * x if x.ndim > 1 else x\n"
+    subs = tmp_path / "subs"
+    folder(subs, "hidden_only", student({**GOOD, "combine": CALLS_DOUBLE, "double": one_d}))
+    folder(subs, "combine_wrong", student({**GOOD, "combine": CALLS_DOUBLE.replace("+ y", "- y")}))
+    entry = _grade(mini, subs, "hidden_only")
+    assert entry.report is not None
+    double, combine = entry.report.stages[:2]
+    assert not double.passed and [c.passed for c in double.cases] == [True, True, False]
+    assert combine.passed and combine.points == 2, [(c.case, c.message[:100]) for c in combine.cases]
+    assert combine.upstream is not None and combine.upstream.failing == ["double"]
+    assert "graded with the reference double (yours fails)" in text.render(entry.report)
+    # a mistake of combine's own is not forgiven by the hedge, and double passing keeps the learner's own code
+    wrong = _grade(mini, subs, "combine_wrong")
+    assert wrong.report is not None and wrong.report.stages[0].passed and not wrong.report.stages[1].passed
+    assert wrong.report.stages[1].upstream.policy == "own"  # type: ignore[union-attr]

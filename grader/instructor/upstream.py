@@ -22,8 +22,11 @@ copy of student/ holds, in place of each earlier stage's learner file, that stag
 function names bound to the reference's, and the course's common/ modules it imports beside it): `with_references`.
 With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. Each stage is
 graded in the submission's jail: every stage's public cases first, then, in a new jail, every stage's hidden cases,
-so nothing a hidden call saw can be shown under any public case (docs/jail.md). Stand-ins are therefore chosen from
-the earlier stages' public verdicts: a mistake only their hidden cases catch is not stood in for (docs/instructors.md).
+so nothing a hidden call saw can be shown under any public case (docs/jail.md). Stand-ins are therefore first chosen
+from the earlier stages' public verdicts; under "reference", a stage that fails a public case while an earlier stage
+it imports could still fail a hidden case is also graded, in the public pass, with that stage's reference standing in
+(the hedge), and when the earlier stage's hidden cases do fail, the better of the two runs counts and its stand-ins
+grade the stage's hidden cases too (red team round 7: a mistake only conv1d's hidden cases catch cost mlp its points).
 """
 
 from __future__ import annotations
@@ -108,6 +111,8 @@ class _Plan:
     left: float  # seconds of the stage's budget its public pass left
     uses: set[str]  # the learner's modules the stage's file reaches (an earlier stage it never imports is no cause)
     with_references: bool | None = None
+    hedge: StageResult | None = None  # "reference", failing: the public cases with `hedge_in` standing in as well
+    hedge_in: frozenset[str] = frozenset()  # stand_in and the earlier stages that pass but have hidden cases to run
 
 
 def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report:
@@ -130,6 +135,8 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
     if any(c.hidden for stage in stages for c in stage.cases):
         box.close()  # the hidden cases run in a jail of their own, after every public case
     for i, plan in enumerate(plans):
+        results[i] = _hedged(plan, results[i], passed)
+        passed[plan.stage.id] = results[i].passed
         if any(c.hidden for c in plan.stage.cases):
             results[i] = _hidden(course, plan, results[i], root, settings, box, looping)
             passed[plan.stage.id] = results[i].passed
@@ -160,8 +167,30 @@ def _public(course: Course, stage: Stage, root: Path, settings: Settings, box: J
     if retry is not None and time.monotonic() < deadline:
         plan.with_references = _grade(course, stage, root, settings, box, deadline, looping, retry,
                                       hidden=False).passed
+    # The hedge: earlier stages that pass their public cases, are imported, and have hidden cases still to run
+    undecided = frozenset(d for d in deps if passed.get(d) is True and course.stage(d).module in uses
+                          and any(c.hidden for c in course.stage(d).cases))
+    if (settings.policy or course.upstream) == "reference" and references and undecided and not result.passed \
+            and time.monotonic() < deadline:
+        plan.hedge_in = (stand_in or frozenset()) | undecided
+        plan.hedge = _grade(course, stage, root, settings, box, deadline, looping, plan.hedge_in, hidden=False)
     plan.left = deadline - time.monotonic()
     return plan, result
+
+
+def _hedged(plan: _Plan, public: StageResult, passed: dict[str, bool]) -> StageResult:
+    """The stage's public result once its earlier stages' hidden cases are graded: the hedge's where it counts.
+
+    It counts when an earlier stage it stood in for now fails (a mistake only its hidden cases catch) and it earned
+    more than the learner's own: the references are there so an upstream mistake costs only its own stage. Its
+    stand-ins then grade the stage's hidden cases too.
+    """
+    if plan.hedge is None or not any(passed.get(d) is False for d in plan.hedge_in - (plan.stand_in or frozenset())):
+        return public
+    if plan.hedge.points <= public.points:
+        return public
+    plan.stand_in, plan.retry, plan.with_references = plan.hedge_in, None, None
+    return plan.hedge
 
 
 def _hidden(course: Course, plan: _Plan, public: StageResult, root: Path, settings: Settings, box: Jail,
