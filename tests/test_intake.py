@@ -176,3 +176,30 @@ def test_one_learner_of_the_cohort_named_by_its_path_is_that_learner(mini: Cours
         book.set_setting("submissions", str(subs))  # what a batch of the cohort remembers
         plan = regrade.plan(mini, subs / "mallory", book)
         assert plan.single and [s.id for s, _ in plan.todo] == ["mallory"]
+
+
+def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_own(mini: Course,
+                                                                                   tmp_path: Path) -> None:
+    """Red team rounds 5-7: `bob/` beside `bob.zip` (or a folder `bob.ZIP`) stopped the whole batch, rc 2."""
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student(GOOD))
+    folder(subs, "bob", student(GOOD))
+    make_zip(subs / "bob.zip", [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    folder(subs, "bob.ZIP", student({**GOOD, "double": "def run_double(x):\n    return x + 2\n"}))
+    folder(subs, "a\x01", student(GOOD))
+    folder(subs, "a\\x01", student(GOOD))
+    ids = [s.id for s in submissions.discover(subs)]
+    assert ids == ["a\\x01", "a\\x01~2", "alice", "bob", "bob.ZIP", "bob.zip"]
+    assert submissions.named(subs / "bob.zip") == "bob.zip" and submissions.named(subs / "alice") == "alice"
+    with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
+        summary = batch.run(mini, subs, book, batch.BatchOptions(unsandboxed=True))
+        assert summary.total == summary.graded == 6
+        rows = {r.id: r for r in book.rows()}
+        assert rows["bob.ZIP"].points < rows["bob"].points == rows["bob.zip"].points
+        # one learner named by its path is the row discover gave it, not its namesake's
+        (subs / "bob.zip").unlink()
+        make_zip(subs / "bob.zip", [("student/double.py", GOOD["double"].encode())])
+        again = batch.run(mini, subs / "bob.zip", book, batch.BatchOptions(unsandboxed=True))
+        assert again.graded == 1
+        rows2 = {r.id: r for r in book.rows()}
+        assert rows2["bob"].points == rows["bob"].points and rows2["bob.zip"].points < rows["bob.zip"].points

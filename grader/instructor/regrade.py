@@ -157,7 +157,7 @@ def _holds_submission(folder: Path, mine: set[str], depth: int) -> bool:
 def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission], list[str], bool]:
     """(submissions, entries skipped as not submissions, whether the path was a single submission)."""
     if path.is_file() and path.suffix.lower() == ".zip":
-        return [submissions.Submission(path.stem, path)], [], True
+        return [submissions.Submission(submissions.named(path), path)], [], True
     if path.is_dir() and looks_like_one(path, declared):
         beside = _submissions_beside(path, declared)
         if beside:  # red team round 7: either reading grades someone wrongly, so neither is guessed
@@ -180,8 +180,7 @@ def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = 
     if cohort and path.resolve().parent == Path(cohort).resolve() and (path.is_dir() or path.suffix.lower() == ".zip"):
         # One learner of the cohort this gradebook grades, named by its path: that learner, whatever their folder
         # holds (red team round 7: a folder holding a planted bob/.../student/ replaced bob's row on its regrade)
-        ident = intake.printable(path.stem if path.suffix.lower() == ".zip" else path.name)  # as discover names it
-        subs, skipped, single = [submissions.Submission(ident, path)], list[str](), True
+        subs, skipped, single = [submissions.Submission(submissions.named(path), path)], list[str](), True
     else:
         subs, skipped, single = survey(path, [s.student_file for s in course.stages])
     ids = [s.id for s in subs]

@@ -62,22 +62,37 @@ class Submission:
 
 
 def discover(folder: Path) -> list[Submission]:
-    """Every submission in a folder, in name order: sub-folders and .zip files (dot-files are skipped)."""
+    """Every submission in a folder, in name order: sub-folders and .zip files (dot-files are skipped).
+
+    A submission's id is its folder's name, or its zip's without `.zip`. Where two would share one (`bob/` beside
+    `bob.zip`, or two names alike once made printable), each of them is known by its whole name, and a name still
+    shared gets `~2`, `~3`, ... in name order: one learner's file name never stops the batch for the others (red
+    team rounds 5-7).
+    """
     if not folder.is_dir():
         raise SubmissionError(f"{folder}: not a folder of submissions; pass a folder holding one sub-folder or "
                               ".zip per learner")
+    paths = [p for p in sorted(folder.iterdir()) if not p.name.startswith(".")]
+    short = [printable(p.stem if p.suffix.lower() == ".zip" else p.name) for p in paths]
+    idents = [printable(p.name) if short.count(ident) > 1 else ident for p, ident in zip(paths, short, strict=True)]
     out: list[Submission] = []
-    seen: dict[str, Path] = {}
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
-            continue
-        ident = printable(path.stem if path.suffix.lower() == ".zip" else path.name)
-        if ident in seen:
-            raise SubmissionError(f"{path}: two submissions are both named '{ident}' ({seen[ident].name} and "
-                                  f"{path.name}); rename one")
-        seen[ident] = path
-        out.append(Submission(ident, path))
+    seen: set[str] = set()
+    for path, ident in zip(paths, idents, strict=True):
+        unique, n = ident, 1
+        while unique in seen or (unique != ident and unique in idents):
+            n += 1
+            unique = f"{ident}~{n}"
+        seen.add(unique)
+        out.append(Submission(unique, path))
     return out
+
+
+def named(path: Path) -> str:
+    """The id `discover` gives this entry in its folder (`bob.zip` beside a `bob/` is `bob.zip`, alone `bob`)."""
+    try:
+        return next(s.id for s in discover(path.parent) if s.path.name == path.name)
+    except (OSError, StopIteration, SubmissionError):
+        return printable(path.stem if path.suffix.lower() == ".zip" else path.name)
 
 
 def unpack(sub: Submission, dest: Path, flat_ok: bool = False, declared: Sequence[str] = ()) -> list[str]:
