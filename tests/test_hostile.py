@@ -17,7 +17,7 @@ import signal
 import socket
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -157,7 +157,7 @@ def grade_hostile(course: Course, arena: Arena, h: Hostile, graded: bool | None 
         if p.name != "double.py":
             p.chmod(0o644)
     if h.timeout is not None:
-        stage = replace(course.stage("double"), timeout=h.timeout)
+        stage = course.stage("double")._replace(timeout=h.timeout)
         course = Course(root=course.root, title=course.title, stages=(stage, *course.stages[1:]),
                         timeout=course.timeout, memory_mb=course.memory_mb)
     options = grade.Options(graded=h.graded if graded is None else graded, unsandboxed=unsandboxed)

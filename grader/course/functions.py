@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from grader.course.inputs import DTYPES
@@ -64,6 +63,6 @@ def observed(w: Where, m: YMap, sdir: Path, functions: tuple[Function, ...], ear
             if not (sdir / "checks.py").exists():
                 raise w.fail(where, f"observe of '{f.name}' names the check '{f.observe_check}' but "
                              f"{sdir / 'checks.py'} is missing")
-            f = replace(f, observe=tuple(known[n] for n in f.observe))
+            f = f._replace(observe=tuple(known[n] for n in f.observe))
         out.append(f)
     return tuple(out)

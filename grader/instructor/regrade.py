@@ -17,12 +17,13 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from grader import __version__, fixtures
 from grader.course import Course, Stage, layout, stagecode
+from grader.course.model import plain
 from grader.errors import UsageError
 from grader.instructor import contents, intake, submissions
 from grader.instructor.gradebook import Gradebook
@@ -46,7 +47,7 @@ def _sha(data: bytes) -> str:
 
 def _definition(stage: Stage) -> str:
     """The stage as the loader typed it, without where it sits or on which YAML lines its cases are."""
-    d = asdict(stage)
+    d = plain(stage)
     d.pop("dir")
     d.pop("points")  # a part of its own (what_changed says "gelu's points")
     for case in d["cases"]:

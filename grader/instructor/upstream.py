@@ -26,7 +26,8 @@ so nothing a hidden call saw can be shown under any public case (docs/jail.md). 
 from the earlier stages' public verdicts; under "reference", a stage that fails a public case while an earlier stage
 it imports could still fail a hidden case is also graded, in the public pass, with that stage's reference standing in
 (the hedge), and when the earlier stage's hidden cases do fail, the better of the two runs counts and its stand-ins
-grade the stage's hidden cases too (red team round 7: a mistake only conv1d's hidden cases catch cost mlp its points).
+grade the stage's hidden cases too (red team round 7: a mistake only an earlier stage's hidden cases caught cost
+the next stage its points).
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,9 +79,9 @@ class ExternalSource:
         """The input's definition with its last axis set to the file's width (generated and random arrays)."""
         s, width = spec.source, self.last_axis
         if isinstance(s, Random) and s.shape and width not in (None, s.shape[-1]):
-            return replace(spec, source=replace(s, shape=(*s.shape[:-1], width)))
+            return spec._replace(source=s._replace(shape=(*s.shape[:-1], width)))
         if isinstance(s, Generate) and s.shape and width not in (None, s.shape[-1]):
-            return replace(spec, source=replace(s, options={**s.options, "shape": [*s.shape[:-1], width]}))
+            return spec._replace(source=s._replace(options={**s.options, "shape": [*s.shape[:-1], width]}))
         return spec
 
     def inputs(self, case: Case) -> dict[str, Any]:
