@@ -21,6 +21,7 @@ import pytest
 
 from grader.course import Course, load_course
 from grader.judge import grade
+from grader.records import replace
 from grader.report import json as json_report
 from grader.report import text
 from grader.results import Report, StageResult
@@ -102,8 +103,8 @@ def assert_fits(report: str, width: int, height: int, verdict: str) -> None:
 def mini_course(mini_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Course:
     course = load_course(copy_course(mini_template, tmp_path_factory.mktemp("golden-mini")))
     # An endless loop costs the stage's whole timeout: 0.5 s proves the same report as 3 s.
-    stage = course.stage("double")._replace(timeout=0.5)
-    return course._replace(stages=(stage, *course.stages[1:]))
+    stage = replace(course.stage("double"), timeout=0.5)
+    return replace(course, stages=(stage, *course.stages[1:]))
 
 
 CORPUS_NAMES = sorted(p.stem for p in CORPUS.glob("*.py"))

@@ -24,6 +24,7 @@ import pytest
 
 from grader.course import Course
 from grader.judge import grade
+from grader.records import replace
 from grader.results import StageResult, Status
 from grader.run import jail, protocol
 from tests.conftest import UNSANDBOXED, representatives, run_cli, write_student
@@ -157,7 +158,7 @@ def grade_hostile(course: Course, arena: Arena, h: Hostile, graded: bool | None 
         if p.name != "double.py":
             p.chmod(0o644)
     if h.timeout is not None:
-        stage = course.stage("double")._replace(timeout=h.timeout)
+        stage = replace(course.stage("double"), timeout=h.timeout)
         course = Course(root=course.root, title=course.title, stages=(stage, *course.stages[1:]),
                         timeout=course.timeout, memory_mb=course.memory_mb)
     options = grade.Options(graded=h.graded if graded is None else graded, unsandboxed=unsandboxed)

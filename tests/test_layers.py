@@ -18,8 +18,10 @@ from tests.conftest import ROOT
 
 GRADER = ROOT / "grader"
 
-# Lower numbers are lower layers; a module may import only from lower layers or from its own package.
+# Lower numbers are lower layers; a module may import only from lower layers or from its own package. records.py
+# (the base of every record, stdlib only) is below the other leaves: results are records.
 LAYERS = {
+    "grader.records": -1,
     "grader": 0, "grader.errors": 0, "grader.results": 0, "grader.fsutil": 0, "grader.templating": 0,
     "grader.course": 1, "grader.fixtures": 2, "grader.run": 3, "grader.judge": 4, "grader.report": 4,
     "grader.learner": 5, "grader.instructor": 5, "grader.pytest_plugin": 6, "grader.cli": 7,
@@ -27,8 +29,8 @@ LAYERS = {
 }
 # Narrower rules for two packages: the security perimeter and the renderers see only the leaves.
 ONLY = {
-    "grader.run": {"grader.errors", "grader.results"},
-    "grader.report": {"grader.errors", "grader.results", "grader.fsutil", "grader.templating"},
+    "grader.run": {"grader.errors", "grader.records", "grader.results"},
+    "grader.report": {"grader.errors", "grader.records", "grader.results", "grader.fsutil", "grader.templating"},
 }
 SIZE_LIMIT = 330  # lines: "about one screen to ~300 lines"
 

@@ -8,13 +8,13 @@ not, in colour or not, JSON, JUnit, Gradescope, CSV.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader import records
 from grader.report import csv as csv_report
 from grader.report import gradescope, junit, text
 from grader.report import json as json_report
@@ -119,16 +119,16 @@ def test_redacted_keeps_only_what_the_policy_names() -> None:
                         message="m", notes=["n"], stdout="o", stderr="e", stdout_cut_lines=1, stderr_cut_lines=1,
                         returned="list", seconds=1.0, weight=2.0, points=1.0, diagnosis="d", diagnosis_hint="h",
                         raised_in="student/x.py:f", where="student/x.py:1  loop", isolation="jail")
-    assert all(getattr(filled, f.name) != getattr(default, f.name) or f.name in ("stage", "case", "function",
+    assert all(getattr(filled, f) != getattr(default, f) or f in ("stage", "case", "function",
                                                                                  "status", "max_points", "atol",
                                                                                  "rtol")
-               for f in dataclasses.fields(CaseResult)), "fill every field above so the check below means something"
+               for f in records.fields(CaseResult)), "fill every field above so the check below means something"
     shown = redacted(filled)
-    for f in dataclasses.fields(CaseResult):
-        expected = getattr(filled, f.name) if f.name in keep else getattr(default, f.name)
-        expected = "hidden 3" if f.name == "case" else expected  # called by its number, never its id
-        assert getattr(shown, f.name) == expected, f.name
-    record = redacted(dataclasses.replace(filled, status=Status.TIMEOUT), for_instructor=True)
+    for f in records.fields(CaseResult):
+        expected = getattr(filled, f) if f in keep else getattr(default, f)
+        expected = "hidden 3" if f == "case" else expected  # called by its number, never its id
+        assert getattr(shown, f) == expected, f
+    record = redacted(records.replace(filled, status=Status.TIMEOUT), for_instructor=True)
     assert (record.case, record.status, record.message) == ("c", Status.TIMEOUT, "")  # the gradebook's: id, status
-    public = dataclasses.replace(filled, hidden=False)
+    public = records.replace(filled, hidden=False)
     assert redacted(public) is public

@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 
+from grader.records import replace
 from grader.results import Status
 from grader.run import protocol, sandbox
 from tests.conftest import CORPUS, ROOT, grade_source
@@ -65,10 +66,9 @@ def test_corpus(mini, name):
 
 def _short_timeout(course):
     """The timeout corpus entry with a 3 s limit would cost 9 s; a 0.5 s stage timeout proves the same."""
-
     from grader.course import Course
 
-    stage = course.stage("double")._replace(timeout=0.5)
+    stage = replace(course.stage("double"), timeout=0.5)
     return Course(root=course.root, title=course.title, stages=(stage, *course.stages[1:]), timeout=course.timeout,
                   memory_mb=course.memory_mb)
 
@@ -176,7 +176,7 @@ def test_a_graded_run_does_not_wait_for_a_timed_out_function_again(mini):
 
     from grader.course import Course
 
-    stage = mini.stage("double")._replace(timeout=2.0)  # roomy: graded setup counts, and CI machines are busy
+    stage = replace(mini.stage("double"), timeout=2.0)  # roomy: graded setup counts, and CI machines are busy
     mini = Course(root=mini.root, title=mini.title, stages=(stage, *mini.stages[1:]), timeout=mini.timeout,
                   memory_mb=mini.memory_mb)
     write = "def run_double(x):\n    while x.size == 6:\n        pass\n    return 2 * x\n"

@@ -9,6 +9,7 @@ from grader.course.inputs import DTYPES
 from grader.course.model import Function, Stage
 from grader.course.where import Where, line_of, strings
 from grader.course.yamlio import YMap
+from grader.records import replace
 
 ENTRY = re.compile(r"^student(\.[A-Za-z_][A-Za-z0-9_]*)+:[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -63,6 +64,6 @@ def observed(w: Where, m: YMap, sdir: Path, functions: tuple[Function, ...], ear
             if not (sdir / "checks.py").exists():
                 raise w.fail(where, f"observe of '{f.name}' names the check '{f.observe_check}' but "
                              f"{sdir / 'checks.py'} is missing")
-            f = f._replace(observe=tuple(known[n] for n in f.observe))
+            f = replace(f, observe=tuple(known[n] for n in f.observe))
         out.append(f)
     return tuple(out)

@@ -23,8 +23,8 @@ from grader.course.model import (
     LatePolicy,
     Stage,
     Tolerance,
-    plain,
 )
+from grader.records import asdict
 
 
 def load_course(root: Path | str = ".", cache: bool = True) -> Course:
@@ -85,7 +85,7 @@ def _write_cache(root: Path, key: list[Any], course: Course) -> None:
     try:
         layout.state(root)
         cache.parent.mkdir(parents=True, exist_ok=True)
-        body = {k: v for k, v in plain(course).items() if k != "root"}
+        body = {k: v for k, v in asdict(course).items() if k != "root"}
         fsutil.write_text(cache, json.dumps({"key": key, "course": body}, default=str))
     except OSError:
         pass  # a read-only course folder: no cache, same verdicts

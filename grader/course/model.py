@@ -1,38 +1,23 @@
-"""The course as frozen, typed objects: what course.yaml and stage.yaml say once the loader has checked them.
-
-They are NamedTuples rather than frozen dataclasses for start-up time: on Python 3.11 a frozen dataclass compiles six
-methods when its class is made (about 1 ms each class, 15 ms for these 16 on every cold grade) and the dataclasses
-module imports inspect (10 ms more); a NamedTuple class is made in about 0.1 ms (bench/grade_cold.py). `plain` turns
-one into plain data, as dataclasses.asdict did.
-"""
+"""The course as frozen, typed records: what course.yaml and stage.yaml say once the loader has checked them."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from grader.records import Record, asdict, field
 
 FORMAT_VERSION = 1  # of course.yaml and stage.yaml
 
 
-def plain(obj: Any) -> Any:
-    """A record as plain data: records as dicts of their fields, nested ones too (what dataclasses.asdict gave)."""
-    if isinstance(obj, tuple) and hasattr(obj, "_asdict"):
-        return {k: plain(v) for k, v in obj._asdict().items()}
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(plain(v) for v in obj)
-    if isinstance(obj, dict):
-        return {k: plain(v) for k, v in obj.items()}
-    return obj
-
-
-class Tolerance(NamedTuple):
+class Tolerance(Record, frozen=True):
     """Elementwise |actual - expected| <= atol + rtol * |expected|."""
 
     atol: float
     rtol: float
 
 
-class Values(NamedTuple):
+class Values(Record, frozen=True):
     """A literal (nested) list of numbers."""
 
     values: list[Any]
@@ -42,13 +27,13 @@ class Values(NamedTuple):
         return hash(self.dtype)
 
 
-class Value(NamedTuple):
+class Value(Record, frozen=True):
     """A plain scalar or text, passed as it is (a layer index, a number of heads, a prompt)."""
 
     value: int | float | str | bool
 
 
-class Random(NamedTuple):
+class Random(Record, frozen=True):
     """Seeded random numbers from numpy's legacy RandomState (its stream is stable across numpy versions)."""
 
     random: str  # normal | uniform
@@ -61,12 +46,12 @@ class Random(NamedTuple):
     high: float | None = None
 
 
-class Generate(NamedTuple):
+class Generate(Record, frozen=True):
     """An array made by a generator in the stage's inputs.py: `name(rng, **options)`."""
 
     generate: str
     seed: int
-    options: dict[str, Any]  # the generator's own keywords (required: a record's default would be shared)
+    options: dict[str, Any] = field(default_factory=dict)  # the generator's own keywords
 
     def __hash__(self) -> int:  # the dict is left out, as for Values
         return hash((self.generate, self.seed))
@@ -77,19 +62,19 @@ class Generate(NamedTuple):
         return tuple(shape) if isinstance(shape, list) else None
 
 
-class Artifact(NamedTuple):
+class Artifact(Record, frozen=True):
     """The path of a file the stage's build.py wrote (the learner's function opens it)."""
 
     artifact: str
 
 
-class Json(NamedTuple):
+class Json(Record, frozen=True):
     """The parsed contents of a JSON artifact (a tokenizer's vocabulary, a list of merges)."""
 
     json: str
 
 
-class Weights(NamedTuple):
+class Weights(Record, frozen=True):
     """The tensors of a safetensors artifact whose names start with `prefix`, as a dict with the prefix removed."""
 
     weights: str
@@ -103,7 +88,7 @@ INPUT_KINDS: dict[str, type[InputSource]] = {"values": Values, "value": Value, "
                                              "json": Json}
 
 
-class InputSpec(NamedTuple):
+class InputSpec(Record, frozen=True):
     """How one argument of a case is made."""
 
     name: str
@@ -112,7 +97,7 @@ class InputSpec(NamedTuple):
 
     def definition(self) -> dict[str, Any]:
         """The input's definition as plain data (what a fixture's digest is taken over)."""
-        return {"name": self.name, "kind": self.kind, **plain(self.source)}
+        return {"name": self.name, "kind": self.kind, **asdict(self.source)}
 
     @classmethod
     def from_definition(cls, d: dict[str, Any]) -> InputSpec:
@@ -125,7 +110,7 @@ class InputSpec(NamedTuple):
         return cls(name=d["name"], kind=d["kind"], source=INPUT_KINDS[d["kind"]](**fields))
 
 
-class Function(NamedTuple):
+class Function(Record, frozen=True):
     """A function the learner writes, and the reference that defines it."""
 
     name: str
@@ -149,7 +134,7 @@ class Function(NamedTuple):
         return self.module.replace(".", "/") + ".py"
 
 
-class Decoy(NamedTuple):
+class Decoy(Record, frozen=True):
     """A known-wrong variant: if a learner's output matches it, the grader names the mistake."""
 
     id: str
@@ -158,14 +143,14 @@ class Decoy(NamedTuple):
     hint: str
 
 
-class External(NamedTuple):
+class External(Record, frozen=True):
     """What `--checkpoint PATH` means for a stage: the artifact a learner's file stands in for, and its checker."""
 
     artifacts: tuple[str, ...]  # the artifact files the learner's file stands in for
     open: str  # function in the stage's external.py: open(path) -> {"path", "description", "last_axis", "bounds"}
 
 
-class Case(NamedTuple):
+class Case(Record, frozen=True):
     """One call of one function, with its inputs and visibility."""
 
     id: str
@@ -177,7 +162,7 @@ class Case(NamedTuple):
     line: int = 0
 
 
-class Stage(NamedTuple):
+class Stage(Record, frozen=True):
     """One stage: a folder of YAML, markdown and numpy."""
 
     id: str
@@ -237,7 +222,7 @@ class Stage(NamedTuple):
 UPSTREAM_POLICIES = ("reference", "own")  # course.yaml `upstream:`; see Course.upstream
 
 
-class LatePolicy(NamedTuple):
+class LatePolicy(Record, frozen=True):
     """What a late submission costs (course.yaml `late:`); the deadline itself is `batch --deadline`."""
 
     grace_minutes: float = 0.0  # this late still counts as on time
@@ -245,7 +230,7 @@ class LatePolicy(NamedTuple):
     max_days: float | None = None  # later than this many days past the deadline: no points
 
 
-class Course(NamedTuple):
+class Course(Record, frozen=True):
     """The whole course, in order."""
 
     root: Path
@@ -256,7 +241,7 @@ class Course(NamedTuple):
     # Graded runs (batch, Gradescope): "reference" grades each stage with the reference of the stages it depends
     # on in place of the learner's (one upstream mistake costs its own stage only); "own" uses the learner's.
     upstream: str = "reference"
-    late: LatePolicy = LatePolicy()
+    late: LatePolicy = field(default_factory=LatePolicy)
     # Modules of common/ a learner's handout may hold (course.yaml `common: public:`); every other one is reference
     # code, shipped only to the autograder where a reference it ships imports it (course/derived.py).
     common_public: tuple[str, ...] = ()

@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from grader.course import Course, Stage
 from grader.errors import FixtureError, GraderError
 from grader.instructor import intake, late, paths, regrade, similarity, submissions, upstream
 from grader.instructor.gradebook import Entry, Gradebook
+from grader.records import Record, field
 from grader.results import UNJAILED
 from grader.run.jail import Jail, discard_spare, require, staging
 
@@ -37,8 +37,7 @@ _PR_SET_PDEATHSIG = 1
 SCRATCH = "grader-submission-"  # + the worker's pid: a killed batch's are swept by the next
 
 
-@dataclass
-class BatchOptions:
+class BatchOptions(Record):
     """How a batch runs."""
 
     jobs: int = 1
@@ -49,8 +48,7 @@ class BatchOptions:
     force: bool = False  # regrade even the submissions graded with this content and course state
 
 
-@dataclass
-class Summary:
+class Summary(Record):
     """What a batch did."""
 
     total: int = 0

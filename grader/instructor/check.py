@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +19,12 @@ from grader.course.model import Course, Stage
 from grader.errors import FixtureError
 from grader.instructor import upstream
 from grader.judge import grade
+from grader.records import Record, field
 from grader.results import StageResult, Status
 from grader.run import jail
 
 
-@dataclass
-class CheckLine:
+class CheckLine(Record):
     """One self-check and whether it held."""
 
     stage: str
@@ -35,8 +34,7 @@ class CheckLine:
     skipped: bool = False  # could not run in this copy (a handout has no reference code)
 
 
-@dataclass
-class CheckReport:
+class CheckReport(Record):
     """Everything `python -m grader check` found."""
 
     lines: list[CheckLine] = field(default_factory=list)

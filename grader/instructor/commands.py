@@ -12,17 +12,16 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.course import Course
 from grader.errors import UsageError
+from grader.records import Record, field
 
 Say = Callable[[str], None]
 
 
-@dataclass
-class Args:
+class Args(Record):
     """An instructor command's options, typed (argparse's Namespace stays in cli.py)."""
 
     command: str

@@ -13,11 +13,11 @@ import json
 import sqlite3
 import time
 from array import array
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from grader.errors import UsageError
+from grader.records import Record, field
 from grader.results import Report
 from grader.results import stored as stored_reports
 from grader.results.cohort import CaseRow, Row, StageCell
@@ -52,8 +52,7 @@ UPDATE meta SET value = '2' WHERE key = 'schema';
 STATES = ("graded", "rejected", "error")  # rejected: the submission itself is unusable; error: the grader failed
 
 
-@dataclass
-class Entry:
+class Entry(Record):
     """One submission's outcome, as the batch hands it to the gradebook."""
 
     id: str

@@ -19,7 +19,6 @@ import os
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +27,11 @@ from grader.course import Course, Stage, derived, layout, load_course
 from grader.course import render as course_render
 from grader.errors import UsageError
 from grader.instructor import recorded
+from grader.records import Record, field
 from grader.run.jail import packages
 
 
-@dataclass
-class Derived:
+class Derived(Record):
     """What a derived copy holds."""
 
     path: Path

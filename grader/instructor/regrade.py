@@ -17,24 +17,25 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from grader import __version__, fixtures
 from grader.course import Course, Stage, layout, stagecode
-from grader.course.model import plain
 from grader.errors import UsageError
 from grader.instructor import contents, intake, submissions
 from grader.instructor.gradebook import Gradebook
+from grader.records import Record, asdict, field
 
 
-@dataclass(frozen=True)
-class CourseState:
+class CourseState(Record, frozen=True):
     """The course as a batch grades it: a digest, and what it is made of (to say what changed)."""
 
     key: str
-    parts: dict[str, Any] = field(hash=False)  # {"grader", "upstream", "stages": {id: {"points", "definition", ...}}}
+    parts: dict[str, Any]  # {"grader", "upstream", "stages": {id: {"points", "definition", ...}}}
+
+    def __hash__(self) -> int:  # the key is the digest of the parts
+        return hash(self.key)
 
     @property
     def short(self) -> str:
@@ -47,7 +48,7 @@ def _sha(data: bytes) -> str:
 
 def _definition(stage: Stage) -> str:
     """The stage as the loader typed it, without where it sits or on which YAML lines its cases are."""
-    d = plain(stage)
+    d = asdict(stage)
     d.pop("dir")
     d.pop("points")  # a part of its own (what_changed says "gelu's points")
     for case in d["cases"]:
@@ -106,8 +107,7 @@ def what_changed(old: dict[str, Any] | None, new: CourseState) -> str:
     return "changed: " + "; ".join(said) if said else "the same course"
 
 
-@dataclass
-class Plan:
+class Plan(Record):
     """What a batch grades, and why the rest is left as it is."""
 
     state: CourseState

@@ -19,12 +19,12 @@ import stat
 import zipfile
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from grader.errors import GraderError
 from grader.instructor import intake
 from grader.instructor.intake import printable
+from grader.records import Record
 
 MAX_BYTES = 64 << 20  # bytes extracted from a submission (the files graded: grader/instructor/intake.py)
 MAX_FILES = 2000  # files extracted from a submission
@@ -43,8 +43,7 @@ class SubmissionError(GraderError):
         super().__init__(printable(message))
 
 
-@dataclass(frozen=True)
-class Submission:
+class Submission(Record, frozen=True):
     """One learner's submission: an id (its file or folder name) and where it is."""
 
     id: str

@@ -37,13 +37,13 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.course import Course, Stage, commoncut, layout
 from grader.instructor import handout
 from grader.judge import grade, loops
 from grader.judge.sources import CaseSource
+from grader.records import Record, replace
 from grader.report.casetext import upstream_sentence
 from grader.results import UNJAILED, Report, StageResult, Status, Upstream
 from grader.run.jail import Jail
@@ -59,8 +59,7 @@ for _name in {names}:
 """
 
 
-@dataclass
-class Settings:
+class Settings(Record):
     """How a submission's stages are graded for marks."""
 
     stages: tuple[str, ...] = ()  # these stages only (all by default)
@@ -100,8 +99,7 @@ def grade_stages(course: Course, root: Path, settings: Settings) -> Report:
     return _stages(course, root, settings, settings.jail)
 
 
-@dataclass
-class _Plan:
+class _Plan(Record):
     """What a stage's public pass decided, which its hidden pass keeps."""
 
     stage: Stage

@@ -13,7 +13,6 @@ the case passes, and hidden cases are never located (their values would show thr
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +23,12 @@ from grader.course import stagecode
 from grader.course.model import Course, Stage
 from grader.errors import CourseError
 from grader.judge import compare
+from grader.records import Record
 from grader.run import sandbox
 from grader.run.protocol import Call, Limits
 
 
-@dataclass
-class Site:
+class Site(Record):
     """One point of the reference's computation, and the learner's function that should compute it."""
 
     name: str

@@ -27,6 +27,7 @@ from grader.course import layout, stagecode
 from grader.course.model import Artifact, Case, Course, Generate, InputSpec, Random, Stage, Value, Weights
 from grader.errors import FixtureError, UsageError
 from grader.fixtures.store import case_digest, code_digest
+from grader.records import replace
 
 
 def source_for(course: Course, stage: Stage, path: Path | str) -> ExternalSource:
@@ -79,9 +80,9 @@ class ExternalSource:
         """The input's definition with its last axis set to the file's width (generated and random arrays)."""
         s, width = spec.source, self.last_axis
         if isinstance(s, Random) and s.shape and width not in (None, s.shape[-1]):
-            return spec._replace(source=s._replace(shape=(*s.shape[:-1], width)))
+            return replace(spec, source=replace(s, shape=(*s.shape[:-1], width)))
         if isinstance(s, Generate) and s.shape and width not in (None, s.shape[-1]):
-            return spec._replace(source=s._replace(options={**s.options, "shape": [*s.shape[:-1], width]}))
+            return replace(spec, source=replace(s, options={**s.options, "shape": [*s.shape[:-1], width]}))
         return spec
 
     def inputs(self, case: Case) -> dict[str, Any]:

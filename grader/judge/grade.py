@@ -10,7 +10,6 @@ forked child, each stage graded in a short-lived process of its own (judge/grade
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from grader.errors import UsageError
 from grader.judge import graded, loops, portable, verdict
 from grader.judge.decoys import CACHE
 from grader.judge.sources import CaseSource
+from grader.records import Record, field, replace
 from grader.results import CaseResult, StageResult, Status, without_hidden_values
 from grader.run import sandbox
 from grader.run.protocol import FRAME_CAP, Call, Limits, NpyFile, Outcome
@@ -31,8 +31,7 @@ if TYPE_CHECKING:
     from grader.run.jail import Jail
 
 
-@dataclass
-class Options:
+class Options(Record):
     """How to grade: whose code, which cases, with what stand-ins."""
 
     root: Path | None = None  # the folder holding student/; the course root by default

@@ -10,7 +10,6 @@ import ast
 import re
 import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from grader import fsutil
@@ -18,6 +17,7 @@ from grader.course import layout, render
 from grader.course.model import Course, Stage
 from grader.errors import UsageError
 from grader.learner.progress import Grade, Progress, Standing, Standings, files_of, standings
+from grader.records import Record
 from grader.results import StageResult, Status
 
 
@@ -105,8 +105,7 @@ def history(previous: Grade | None, result: StageResult) -> str | None:
             + f", now {now}/{len(result.cases)}")
 
 
-@dataclass(frozen=True)
-class Raiser:
+class Raiser(Record, frozen=True):
     """The function whose NotImplementedError stopped a stage, when it is not the function graded."""
 
     file: str  # student/gelu.py

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from grader.course import stagecode
 from grader.course.model import Course, Stage
 from grader.errors import GraderError, UsageError
 from grader.learner.progress import Progress, standings
+from grader.records import Record
 from grader.run import sandbox
 from grader.run.protocol import Call, Limits
 
@@ -34,8 +34,7 @@ class DemoStopped(GraderError):
     """A learner's function did not return what the demo needs; the message names it and what to do."""
 
 
-@dataclass(frozen=True)
-class DemoOptions:
+class DemoOptions(Record, frozen=True):
     """What the learner asked for on the command line."""
 
     prompt: str

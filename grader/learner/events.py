@@ -2,37 +2,32 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from grader.records import Record
 
 
-@dataclass(frozen=True)
-class FilesChanged:
+class FilesChanged(Record, frozen=True):
     """Files the stage depends on changed (their paths wait in Watch.pending, merged: one grade)."""
 
 
-@dataclass(frozen=True)
-class KeyPressed:
+class KeyPressed(Record, frozen=True):
     """A key from the terminal."""
 
     key: str
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(Record, frozen=True):
     """A line to show once, from another thread (e.g. the switch to polling)."""
 
     line: str
 
 
-@dataclass(frozen=True)
-class Quit:
+class Quit(Record, frozen=True):
     """Ctrl-C, SIGTERM or SIGHUP."""
 
     signum: int = 0
 
 
-@dataclass(frozen=True)
-class Tick:
+class Tick(Record, frozen=True):
     """No event for a while."""
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,11 +22,11 @@ from grader.learner import commands
 from grader.learner.cases import OutputSaver
 from grader.learner.filewatch import Targets
 from grader.learner.progress import Progress, Standings, digest, standings
+from grader.records import Record, field
 from grader.results import Report, StageResult
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Record, frozen=True):
     """What the learner asked for on the command line (cli.py fills it in from argparse)."""
 
     stage: str | None = None
@@ -56,8 +55,7 @@ def options(settings: Settings, now: Standings, cancel: Callable[[], bool] | Non
                          hidden=not settings.public_only, cancel=cancel)
 
 
-@dataclass
-class Graded:
+class Graded(Record):
     """A grade from the command line: the report, the lines under it, and notices for stderr."""
 
     report: Report
@@ -65,8 +63,7 @@ class Graded:
     notices: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Feedback:
+class Feedback(Record, frozen=True):
     """What a verdict says beyond the report: lines to show, and the stage a "not started" waits for."""
 
     lines: list[str]

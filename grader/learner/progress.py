@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from grader import fsutil
 from grader.course import layout
 from grader.course.model import Course, Stage
 from grader.errors import GraderError
+from grader.records import Record
 from grader.results import StageResult, Status
 
 VERSION = 2  # 2: a verdict carries the digest of its files, and a short history
@@ -46,8 +46,7 @@ class Standing(str, enum.Enum):
     CHANGED = "changed since last graded"
 
 
-@dataclass(frozen=True)
-class Grade:
+class Grade(Record, frozen=True):
     """One recorded grade, for the history line ("last grade 5/7, now 6/7")."""
 
     passed: int
@@ -210,8 +209,7 @@ def digest(course: Course, stage: Stage, root: Path | None = None) -> str:
     return h.hexdigest()
 
 
-@dataclass(frozen=True)
-class Standings:
+class Standings(Record, frozen=True):
     """Every stage's standing, from one read of the progress file and the files as they are now."""
 
     of: dict[str, Standing]

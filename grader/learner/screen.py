@@ -7,7 +7,6 @@ stage's instructions a page at a time, and the list of keys).
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import re
 import shutil
@@ -17,6 +16,7 @@ from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from grader.errors import GraderError
+from grader.records import Record, field, replace
 from grader.report import layout, text
 from grader.report.text import Style
 from grader.results import Report, StageResult
@@ -74,16 +74,15 @@ class View(enum.Enum):
     KEYS = "keys"
 
 
-@dataclasses.dataclass
-class Frame:
+class Frame(Record):
     """Everything one screen shows, computed by the watch loop from one reading of the learner's progress."""
 
     body: list[str]  # the report, the instructions (whole: paged here) or the list of keys
     stage: str
     view: View = View.REPORT
     page: int = 0
-    notes: list[str] = dataclasses.field(default_factory=list)  # hints and notices, newest last
-    feedback: list[str] = dataclasses.field(default_factory=list)  # the stage's notes, who raised, the last grade
+    notes: list[str] = field(default_factory=list)  # hints and notices, newest last
+    feedback: list[str] = field(default_factory=list)  # the stage's notes, who raised, the last grade
     banner: str | None = None  # a pass, a move to another stage
     status: str = ""  # the course's progress, what is watched, the grade count
     keys: tuple[str, ...] = ()  # the keys offered now, in KEYS order
@@ -211,7 +210,7 @@ def report_body(title: str, stage: str, last: StageResult | GraderError | None, 
     """
     style = Style(colour)
     if isinstance(last, StageResult):
-        report = Report(course=title, stages=[dataclasses.replace(last, notes=[])])
+        report = Report(course=title, stages=[replace(last, notes=[])])
         width, height = size if size is not None else (None, None)
         return text.render(report, colour=colour, width=width, height=height).rstrip("\n").split("\n")
     if last is not None:

@@ -8,18 +8,17 @@ the result records; a hidden case is shown through `results.redacted`.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from pathlib import Path
 
 from grader import fsutil
 from grader.errors import UsageError
+from grader.records import Record
 from grader.results import Report
 
 FORMATS = ("text", "json", "junit", "gradescope", "csv")
 
 
-@dataclass(frozen=True)
-class Output:
+class Output(Record, frozen=True):
     """One --output file and the format it is written in."""
 
     format: str

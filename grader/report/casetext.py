@@ -8,8 +8,8 @@ value: a 1-ULP float32 miss never prints as `1.` vs `1.`); learner text with ter
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from grader.records import Record, field
 from grader.results import CaseResult, Comparison, Mismatch, StageResult, Status, summary_of
 
 MARK = {"pass": "PASS", "fail": "FAIL", "not_started": "TODO", "error": "ERR "}
@@ -61,8 +61,7 @@ def returned_note(case: CaseResult) -> str | None:
     return f"returned {article} {case.returned}; numpy arrays are expected (np.asarray)"
 
 
-@dataclass
-class Message:
+class Message(Record):
     """An error message taken apart: the line that says what went wrong, the traceback, anything after."""
 
     head: str
@@ -136,8 +135,7 @@ def _comparison_summary(comp: Comparison) -> str:
     return f"{where}{comp.mismatched} of {comp.total} elements ({pct:.3g}%) out of tolerance{extra}"
 
 
-@dataclass
-class Detail:
+class Detail(Record):
     """A case's detail under its line: what must stay on screen with it, and the rest (an item may hold lines)."""
 
     key: list[str] = field(default_factory=list)

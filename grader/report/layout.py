@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+
+from grader.records import Record, field
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MIN_WIDTH = 40  # narrower terminals are wrapped by the terminal itself
@@ -24,8 +25,7 @@ def visible_len(text: str) -> int:
     return len(ANSI.sub("", text))
 
 
-@dataclass
-class Block:
+class Block(Record):
     """Lines that are shown or left out together."""
 
     lines: list[str]

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, field
 
+from grader.records import Record, field
 from grader.report.casetext import (
     MARK,
     PAD,
@@ -111,8 +111,7 @@ def _more(stage: str, cases: int) -> str:
     return f"  {what}: `{MORE_COMMAND.format(stage=stage)}`"
 
 
-@dataclass
-class _Layout:
+class _Layout(Record):
     """What a stage's blocks are made with: the screen, the mode, and what earlier cases have already said."""
 
     style: Style

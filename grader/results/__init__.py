@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import enum
 import weakref
-from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from grader.records import Record, asdict, field, replace
 
 # What every report of a graded run says when its submissions ran without the jail (--unsandboxed).
 UNJAILED = "NOT jailed (graded with --unsandboxed: for trusted submissions only; see SECURITY.md)"
@@ -47,8 +48,7 @@ class Status(str, enum.Enum):
         return "error"
 
 
-@dataclass
-class Mismatch:
+class Mismatch(Record):
     """One element that is out of tolerance."""
 
     index: tuple[int, ...]
@@ -57,8 +57,7 @@ class Mismatch:
     input: float | None = None
 
 
-@dataclass
-class Comparison:
+class Comparison(Record):
     """What the comparator found for one output array."""
 
     ok: bool
@@ -81,8 +80,7 @@ class Comparison:
         LIVE[id(self)] = self
 
 
-@dataclass
-class CaseResult:
+class CaseResult(Record):
     """One case of one stage."""
 
     stage: str
@@ -138,8 +136,7 @@ class CaseResult:
         return max(used) if used else None
 
 
-@dataclass
-class Upstream:
+class Upstream(Record):
     """A graded stage's earlier stages: how they took part (course.yaml `upstream:`) and which of the learner's fail.
 
     policy "reference": graded with the references of the stages it depends on; "own": with the learner's own.
@@ -156,8 +153,7 @@ class Upstream:
         return bool(self.failing) and self.with_references is True
 
 
-@dataclass
-class StageResult:
+class StageResult(Record):
     """Every case of one stage, plus what the grader noticed about the stage as a whole."""
 
     stage: str
@@ -191,8 +187,7 @@ class StageResult:
         return sum(c.points for c in self.cases)
 
 
-@dataclass
-class Report:
+class Report(Record):
     """One grading run: the stages graded, in course order."""
 
     course: str
@@ -216,7 +211,7 @@ def to_dict(obj: Any) -> Any:
     """A JSON-ready view of any record above (enums as their values, tuples as lists)."""
     if isinstance(obj, enum.Enum):
         return obj.value
-    if hasattr(obj, "__dataclass_fields__"):
+    if isinstance(obj, Record):
         return {k: to_dict(v) for k, v in asdict(obj).items()}
     if isinstance(obj, dict):
         return {k: to_dict(v) for k, v in obj.items()}
@@ -283,8 +278,6 @@ def shown(stage: StageResult) -> StageResult:
     Records made without their hidden cases' numbers (a gradebook row from before they were numbered) number them
     by their place among the stage's hidden cases, which the judge keeps in the stage's order.
     """
-    from dataclasses import replace
-
     cases = stage.cases
     if any(c.hidden and not c.hidden_number for c in cases):
         numbers = iter(range(1, len(cases) + 1))
@@ -294,6 +287,4 @@ def shown(stage: StageResult) -> StageResult:
 
 def shown_report(report: Report) -> Report:
     """A report as a learner may read it (every renderer starts here)."""
-    from dataclasses import replace
-
     return replace(report, stages=[shown(s) for s in report.stages])

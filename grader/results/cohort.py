@@ -7,8 +7,9 @@ HTML renderers read them.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from grader.records import Record, field
 
 BINS = 10  # score histogram bins, as shares of the maximum
 
@@ -17,8 +18,7 @@ OUTCOMES = ("timeout", "crashed", "syntax_error", "exception", "not_started", "s
 OUTCOME_OF = {"memory": "crashed", "exited": "crashed", "import_error": "syntax_error", "bad_output": "exception"}
 
 
-@dataclass
-class StageStats:
+class StageStats(Record):
     """One stage across the cohort."""
 
     id: str
@@ -36,8 +36,7 @@ class StageStats:
         return self.passed / self.graded if self.graded else 0.0
 
 
-@dataclass
-class CaseStats:
+class CaseStats(Record):
     """One case across the cohort: a hidden case far below its stage's others is often a broken case."""
 
     stage: str
@@ -52,8 +51,7 @@ class CaseStats:
         return self.passed / self.ran if self.ran else 0.0
 
 
-@dataclass
-class Mistake:
+class Mistake(Record):
     """A known mistake and how many submissions made it."""
 
     stage: str
@@ -63,8 +61,7 @@ class Mistake:
     who: list[str] = field(default_factory=list)  # the submissions that made it
 
 
-@dataclass
-class LearnerStage:
+class LearnerStage(Record):
     """One stage of one learner, for the per-learner table."""
 
     stage: str
@@ -75,8 +72,7 @@ class LearnerStage:
     blamed: bool = False
 
 
-@dataclass
-class Learner:
+class Learner(Record):
     """One learner's line of the report: whom to help, and with what."""
 
     id: str
@@ -94,8 +90,7 @@ class Learner:
     message: str = ""  # why it was not graded
 
 
-@dataclass
-class Similar:
+class Similar(Record):
     """Two submissions that share more of their code than chance explains."""
 
     a: str
@@ -105,8 +100,7 @@ class Similar:
     files: list[str] = field(default_factory=list)
 
 
-@dataclass
-class CohortReport:
+class CohortReport(Record):
     """Everything the cohort report shows."""
 
     course: str
@@ -152,8 +146,7 @@ class StageCell(NamedTuple):
     blamed: bool = False  # fails (or, graded with the references, passes) only because of those
 
 
-@dataclass
-class Row:
+class Row(Record):
     """A submission as the gradebook holds it (what the CSV and the cohort report read)."""
 
     id: str
@@ -175,8 +168,7 @@ class Row:
         return self.points if self.final_points is None else self.final_points
 
 
-@dataclass
-class CaseRow:
+class CaseRow(Record):
     """One case of one graded submission."""
 
     submission: str

@@ -6,16 +6,16 @@ this grader does not know are dropped, so a gradebook written by another version
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import zlib
 from typing import Any
 
+from grader import records
 from grader.results import CaseResult, Comparison, Mismatch, Report, StageResult, Status, Upstream, to_dict
 
 
 def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
-    names = {f.name for f in dataclasses.fields(cls)}
+    names = set(records.fields(cls))
     return {k: v for k, v in data.items() if k in names}
 
 

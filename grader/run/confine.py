@@ -19,11 +19,11 @@ import resource
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from grader.records import Record
 from grader.results import LIVE, CaseResult, Comparison
 from grader.run.protocol import Call
 
@@ -71,8 +71,7 @@ _MS_RDONLY, _MS_REMOUNT, _MS_BIND = 0x1, 0x20, 0x1000
 _PR_SET_NO_NEW_PRIVS = 38
 
 
-@dataclass
-class Plan:
+class Plan(Record):
     """What a graded child should do to itself, worked out once per run in the grader."""
 
     hide: list[str]

@@ -16,11 +16,11 @@ import re
 import signal
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from grader.records import Record, field
 from grader.results import Status
 
 HEADER = struct.Struct("<Q")  # a frame's header length
@@ -37,8 +37,7 @@ CHILD_STATUSES = frozenset({Status.TODO, Status.SYNTAX_ERROR, Status.IMPORT_ERRO
                             Status.MEMORY, Status.EXITED, Status.BAD_OUTPUT})
 
 
-@dataclass(frozen=True)
-class NpyFile:
+class NpyFile(Record, frozen=True):
     """An input array still in its verified .npy fixture file: the jail gets a kernel-made copy of the file.
 
     Cases sharing a file (an MLP's weights) share one copy, instead of the grader writing each array out again.
@@ -47,8 +46,7 @@ class NpyFile:
     path: str
 
 
-@dataclass
-class Call:
+class Call(Record):
     """One call of a learner function with named inputs."""
 
     case: str
@@ -61,16 +59,14 @@ class Call:
     observe: tuple[tuple[str, str], ...] = ()  # (module, function): the learner's calls of these are recorded
 
 
-@dataclass
-class Limits:
+class Limits(Record):
     """What one call may use."""
 
     timeout: float = 10.0
     memory_mb: int = 4096
 
 
-@dataclass
-class Outcome:
+class Outcome(Record):
     """What one call did: a value to compare (status None) or a final status with a message."""
 
     case: str

@@ -27,11 +27,11 @@ import select
 import sys
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from grader.errors import GraderError
+from grader.records import Record, field
 from grader.results import Status
 from grader.run import capture, child, confine, reap
 from grader.run.protocol import Call, Frames, Limits, Outcome, ended, result_of, safe_text, timeout_message
@@ -93,8 +93,7 @@ def not_again(call: Call, stuck: dict[tuple[str, str], str]) -> str:
             "were not run (each would have waited for the timeout again)")
 
 
-@dataclass
-class _Child:
+class _Child(Record):
     """The grader's handle on one forked child: its pid, the read end of its result pipe, its capture files."""
 
     pid: int

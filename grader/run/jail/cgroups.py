@@ -19,8 +19,9 @@ import os
 import secrets
 import signal
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from grader.records import Record, field
 
 PREFIX = "grader-jail-"
 CPU_PERIOD_US = 100_000
@@ -31,8 +32,7 @@ class CgroupUnavailable(Exception):
     """No cgroup hierarchy this process can create limited groups in; the message says why."""
 
 
-@dataclass
-class Layout:
+class Layout(Record):
     """Where this process's jails' groups go: one parent folder (v2) or one per v1 controller."""
 
     version: int

@@ -16,8 +16,8 @@ import os
 import sys
 import sysconfig
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
+from grader.records import Record, field
 from grader.run.jail import packages as course_packages
 
 UID_INSIDE = 1000
@@ -29,8 +29,7 @@ PY_IN_JAIL = "/jail/python"  # a Python installed outside /usr
 ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Record, frozen=True):
     """What every jail of a submission gets, beyond the per-stage `Limits` (timeout, memory)."""
 
     pids: int = 64  # processes and threads, all together
@@ -41,8 +40,7 @@ class Settings:
     startup_timeout: float = 60.0  # seconds for an interpreter to start and load a run's inputs
 
 
-@dataclass(frozen=True)
-class Bind:
+class Bind(Record, frozen=True):
     """One host path shown read-only in the jail."""
 
     source: str
@@ -50,8 +48,7 @@ class Bind:
     file: bool = False
 
 
-@dataclass(frozen=True)
-class Runtime:
+class Runtime(Record, frozen=True):
     """What the jail needs of the host's Python: binds, folders hidden, packages found, interpreter, environment."""
 
     binds: tuple[Bind, ...]

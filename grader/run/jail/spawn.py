@@ -22,11 +22,11 @@ import socket
 import subprocess
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from grader.errors import GraderError
+from grader.records import Record, field
 from grader.run import confine
 from grader.run.jail import cgroups, seccomp
 from grader.run.jail import staging as staging_folder
@@ -129,8 +129,7 @@ def as_seen(binds: Sequence[Bind], root: bool) -> tuple[tuple[Bind, ...], list[t
             [(b.source, b.file) for b in binds])
 
 
-@dataclass
-class Box:
+class Box(Record):
     """One running jail: bubblewrap's process, its cgroup, and the grader's ends of its pipes and socket."""
 
     proc: subprocess.Popen[bytes]
