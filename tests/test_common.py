@@ -165,3 +165,30 @@ def test_graded_with_references_the_jail_gets_their_common_modules(course: Cours
     combine = entry.report.stages[1]
     assert combine.passed, [(c.case, c.message) for c in combine.cases]
     assert combine.upstream is not None and combine.upstream.failing == ["double"]
+
+
+def test_what_a_file_imports_from_common_is_kept_by_its_bytes(course: Course, monkeypatch) -> None:
+    """Every grade checks the fixtures' code digest, which needs these imports: parsed once per file version."""
+    combine = course.stage("combine")
+    files = [combine.dir / "reference.py", combine.dir / "inputs.py"]
+    first = stagecode.common_sources(course.root, files)
+    assert [p.name for p in first] == ["maths.py", "ramps.py"]
+    kept = course.root / ".grader" / "cache" / "imports.json"
+    assert kept.exists()
+
+    def no_parsing(source: bytes, filename: str) -> tuple[str, ...]:
+        raise AssertionError(f"{filename} parsed again")
+
+    monkeypatch.setattr(stagecode, "_scan", no_parsing)
+    assert stagecode.common_sources(course.root, files) == first  # from the kept answers
+    monkeypatch.undo()
+    (combine.dir / "inputs.py").write_text("import numpy as np\n\n\ndef ramp(rng, n, shape):\n"
+                                           "    return np.zeros(shape)  # from common.ramps, no longer\n")
+    assert [p.name for p in stagecode.common_sources(course.root, files)] == ["maths.py"]  # new bytes, parsed
+    kept.write_text("{not json")  # a damaged cache is read as empty
+    assert [p.name for p in stagecode.common_sources(course.root, files)] == ["maths.py"]
+    (combine.dir / "reference.py").write_text("def combine(x, y):\n    from common.maths import double\n"
+                                              "    return double(x) + y\n")
+    for _ in range(2):  # a file that does not parse the grader's way is refused every time, never kept
+        with pytest.raises(CourseError, match="at the top of the file"):
+            stagecode.common_sources(course.root, files)

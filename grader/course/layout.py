@@ -67,6 +67,11 @@ def course_cache(root: Path) -> Path:
     return root / STATE / "cache" / "course.json"
 
 
+def imports_cache(root: Path) -> Path:
+    """What the course's Python files import from common/, by their digest (course/stagecode.py)."""
+    return root / STATE / "cache" / "imports.json"
+
+
 def verified_cache(root: Path, stage_id: str) -> Path:
     """What a stage's fixture files hashed to, and their stats then: a cold grade re-hashes only what changed."""
     return root / STATE / "cache" / f"verified-{stage_id}.json"

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import importlib.util
 import inspect
+import json
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -23,6 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from grader import fsutil
 from grader.course import layout
 from grader.course.model import Stage
 from grader.errors import CourseError
@@ -86,7 +88,8 @@ def sources(stage: Stage, filename: str) -> list[Path]:
 def common_sources(root: Path, files: Iterable[Path]) -> list[Path]:
     """The modules of the course's common/ that these files import, directly or through each other, by name."""
     folder = layout.common_dir(root)
-    todo = [(f, name) for f in files for name in common_imports(f)]
+    known = _Scanned(root)
+    todo = [(f, name) for f in files for name in known.imports(f)]
     found: dict[str, Path] = {}
     while todo:
         importer, name = todo.pop()
@@ -96,17 +99,55 @@ def common_sources(root: Path, files: Iterable[Path]) -> list[Path]:
         if not path.is_file():
             raise CourseError(f"{importer}: imports {COMMON}.{name}, but there is no {path}")
         found[name] = path
-        todo += [(path, n) for n in common_imports(path)]
+        todo += [(path, n) for n in known.imports(path)]
+    known.keep()
     return [found[n] for n in sorted(found)]
 
 
-def common_imports(path: Path) -> tuple[str, ...]:
-    """The names of the common modules a Python file imports (`from common.<name> import f`, `import common.<name>`)."""
-    try:
-        source = path.read_bytes()
-    except OSError:
-        return ()
-    return _scan(source, str(path))
+class _Scanned:
+    """What files of a course import from common/, by the sha256 of their bytes, kept in .grader/cache/.
+
+    Every grade checks its fixtures' code digest, which needs the common modules a stage's reference imports;
+    parsing them (common/gpt2.py is the whole model) cost a cold grade 5-15 ms. A file's answer depends on its
+    bytes only, so it is kept under their digest; a file that does not parse is never kept (its error is raised
+    each time).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root, self.path = root, layout.imports_cache(root)
+        self.kept: dict[str, list[str]] | None = None
+        self.new = False
+
+    def imports(self, path: Path) -> tuple[str, ...]:
+        try:
+            source = path.read_bytes()
+        except OSError:
+            return ()
+        if COMMON.encode() not in source:
+            return ()
+        if self.kept is None:
+            try:
+                loaded = json.loads(self.path.read_text(encoding="utf-8"))
+                self.kept = loaded if isinstance(loaded, dict) else {}
+            except (OSError, ValueError):
+                self.kept = {}
+        key = hashlib.sha256(source).hexdigest()
+        names = self.kept.get(key)
+        if isinstance(names, list) and all(isinstance(n, str) for n in names):
+            return tuple(names)
+        found = _scan(source, str(path))
+        self.kept[key], self.new = list(found), True
+        return found
+
+    def keep(self) -> None:
+        if not self.new or self.kept is None:
+            return
+        try:
+            layout.state(self.root)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fsutil.write_text(self.path, json.dumps(self.kept))
+        except OSError:
+            pass  # a read-only course folder: scanned again next time
 
 
 @functools.lru_cache(maxsize=256)
