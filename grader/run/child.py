@@ -29,7 +29,7 @@ import numpy as np
 from grader.results import Status
 from grader.run import capture, confine, failures, observe
 from grader.run.protocol import Call, Limits, encode
-from grader.run.values import BadOutput, encode_value
+from grader.run.values import BadOutput, Pieces, encode_value
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
 GRADED_FILES = 1024  # RLIMIT_NOFILE, graded: with the jail's 64 processes, at most 65,536 of the machine's files
@@ -197,8 +197,9 @@ def send(fd: int, header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...]
 
     The header, then each payload from its own buffer: a model's logits are not copied once more into one frame.
     """
-    for piece in (encode(header, (), sizes=[len(p) for p in parts]), *parts):
-        view = memoryview(piece)
+    pieces = [piece for part in parts for piece in (part if isinstance(part, Pieces) else (part,))]
+    for piece in (encode(header, (), sizes=[len(p) for p in parts]), *pieces):
+        view = memoryview(piece).cast("B")
         while view:
             view = view[os.write(fd, view):]
 

@@ -39,12 +39,28 @@ def encode_value(result: Any, returns: str, keys: tuple[str, ...] = ()) -> tuple
     names: list[str] = []
     parts: list[bytes] = []
     for key, value in items:
-        array = _as_array(value, key)
-        buf = io.BytesIO()
-        np.lib.format.write_array(buf, array, allow_pickle=False)
+        head, data = _npy(_as_array(value, key))
         names.append(key)
-        parts.append(buf.getbuffer())  # type: ignore[arg-type]  # a view of the buffer, not a copy (100 MB logits)
+        parts.append(Pieces((head, data)))  # type: ignore[arg-type]  # sent piece by piece (child.send)
     return names, parts
+
+
+class Pieces(tuple):  # type: ignore[type-arg]
+    """One payload sent as several buffers in a row: an array's .npy header, then its data where it lies."""
+
+    def __len__(self) -> int:  # the payload's size in bytes, as a bytes part's len()
+        return sum(len(piece) for piece in tuple.__iter__(self))
+
+
+def _npy(array: np.ndarray) -> tuple[bytes, memoryview]:
+    """An array as .npy bytes: the header, and the array's own memory (a model's logits, 200 MB, are not copied)."""
+    head = io.BytesIO()
+    header = np.lib.format.header_data_from_array_1_0(array)
+    try:
+        np.lib.format.write_array_header_1_0(head, header)
+    except ValueError:  # a header past 64 KiB (a shape of very many axes)
+        np.lib.format.write_array_header_2_0(head, header)
+    return head.getvalue(), array.reshape(-1).view(np.uint8).data
 
 
 def _flat(result: Any, keys: tuple[str, ...]) -> list[Any]:
@@ -81,7 +97,7 @@ def _as_array(value: Any, key: str) -> np.ndarray:
         raise BadOutput(f"{what} returned a value holding {_describe(odd)}; return plain numbers (floats, "
                          "ints or numpy arrays)")
     try:
-        array = np.array(value, subok=False)
+        array = np.asarray(value)  # no copy of an array: it is sent from where it lies
     except (ValueError, TypeError) as e:
         raise BadOutput(f"{what} returned a sequence that is not a rectangular array of numbers ({e})")
     if array.dtype.kind not in "biufc":
