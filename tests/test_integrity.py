@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import struct
 import time
 import zipfile
@@ -131,3 +132,34 @@ def test_lateness_from_the_files_and_the_policy(mini: Course, tmp_path: Path) ->
     report = run_cli("report", "--db", str(db), cwd=mini.root).stdout  # the deadline was kept by batch
     assert "3 submissions late" in report and "a_day_late   5.25/7 (11.8 h late, was 7)" in report
     assert late.final_points(8, 0.01, mini.late) == 8  # no policy in the mini course: late costs nothing
+
+
+def test_the_lms_record_of_submission_times_beats_what_the_files_say(mini: Course, tmp_path: Path) -> None:
+    """A learner sets their files' times (any zip tool writes the time it is given): `--times` counts instead."""
+    yaml = mini.root / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("stages:", "late: {per_day: 0.25, max_days: 2}\nstages:"))
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    backdated = [(zipfile.ZipInfo(f"student/{k}.py", date_time=(2025, 3, 1, 12, 0, 0)), v.encode())
+                 for k, v in GOOD.items()]
+    make_zip(subs / "backdated.zip", backdated)
+    make_zip(subs / "honest.zip", backdated)
+    times = tmp_path / "times.csv"
+    times.write_text("Student,Submitted_At,Score\nbackdated,2025-03-04T10:00,\nhonest,2025-03-01T12:00,\n"
+                     "nobody,2025-03-01T12:00,\n")
+    db = tmp_path / "gb.sqlite"
+    done = run_cli("batch", str(subs), "--db", str(db), "--deadline", "2025-03-02T00:00", "--times", str(times),
+                   "--lms", str(tmp_path / "lms.csv"), cwd=mini.root)
+    assert done.returncode == 0, done.stderr
+    assert "submission times from" in done.stdout and "1 names in" in done.stdout and "nobody" in done.stdout
+    lms = dict(csv.reader(io.StringIO((tmp_path / "lms.csv").read_text(), newline="")))
+    assert lms == {"id": "score", "backdated": "0", "honest": "7"}  # 2.4 days late: past max_days
+    report = run_cli("report", "--db", str(db), cwd=mini.root).stdout  # the times were kept by batch
+    assert "1 submissions late" in report
+    for text, message in [("who,when\nx,y\n", r"times.csv:1: the first line must name the columns"),
+                          ("submission,time\nx,next tuesday\n", r"times.csv:2: 'next tuesday' is not a time"),
+                          ("submission,time\nx\n", r"times.csv:2: 1 columns"),
+                          ("submission,time\nx,2025-03-01T00:00\nx,2025-03-02T00:00\n", "two different times")]:
+        times.write_text(text)
+        bad = run_cli("report", "--db", str(db), "--times", str(times), cwd=mini.root)
+        assert bad.returncode == 2 and re.search(message, bad.stderr), bad.stderr

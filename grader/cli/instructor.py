@@ -44,6 +44,8 @@ def add_commands(sub: Any) -> None:
                         help="the SQLite gradebook (default gradebook.sqlite; a batch resumes where it stopped)")
         sp.add_argument("--deadline", metavar="WHEN", help="e.g. 2025-03-01T23:59 (+01:00): late submissions "
                         "lose points by course.yaml's `late:` policy; batch keeps it in the gradebook")
+        sp.add_argument("--times", type=Path, metavar="FILE", help="the LMS's submission times: a CSV of "
+                        "submission,submitted_at; they count instead of the files' own times (kept in the gradebook)")
     for sp in (ba, rp):
         sp.add_argument("--csv", type=Path, metavar="FILE", help="also write the gradebook as CSV")
         sp.add_argument("--lms", type=Path, metavar="FILE", help="also write id,score for an LMS grade import")
@@ -67,7 +69,7 @@ def run(course: Any, args: argparse.Namespace) -> int:
         results=get("results"), db=get("db") or Path("gradebook.sqlite"), jobs=get("jobs", 1),
         budget=get("budget", 120.0), stages=tuple(get("batch_stages") or ()), only=tuple(get("only") or ()),
         force=bool(get("force")), quiet=bool(get("quiet")), csv=get("csv"), html=get("html"), lms=get("lms"),
-        feedback=get("feedback"), deadline=get("deadline"), names=tuple(get("names") or ()),
+        feedback=get("feedback"), deadline=get("deadline"), times=get("times"), names=tuple(get("names") or ()),
         unsandboxed=bool(get("unsandboxed")))
     if typed.command == "batch" and typed.jobs < 1:
         raise UsageError(f"--jobs {typed.jobs}: give 1 or more worker processes")

@@ -41,6 +41,7 @@ class Args(Record):
     lms: Path | None = None
     feedback: Path | None = None
     deadline: str | None = None
+    times: Path | None = None  # batch, report, feedback: the LMS's submission times (late.read_times)
     names: tuple[str, ...] = field(default_factory=tuple)  # feedback NAME...
     unsandboxed: bool = False  # batch, gradescope, autograde: forked children instead of the jail (trusted only)
 
@@ -90,6 +91,8 @@ def _with_gradebook(course: Course, args: Args, say: Say) -> int:
     try:
         if deadline is not None and args.command == "batch":
             book.set_setting("deadline", repr(deadline))  # kept: report, feedback and --lms apply it later
+        if args.times is not None and args.command != "batch":
+            _times(book, args.times, say)
         if args.command == "feedback":
             from grader.instructor import feedback
 
@@ -101,10 +104,30 @@ def _with_gradebook(course: Course, args: Args, say: Say) -> int:
             return 0
         if args.command == "batch":
             _batch(course, book, args, say)
+            if args.times is not None:  # after the batch: names are checked against the submissions graded
+                _times(book, args.times, say)
         _outputs(course, book, args, deadline, say)
     finally:
         book.close()
     return 0
+
+
+def _times(book: object, path: Path, say: Say) -> None:
+    """Keep the LMS's submission times in the gradebook; say which names match no submission."""
+    import json
+
+    from grader.instructor import late
+    from grader.instructor.gradebook import Gradebook
+
+    assert isinstance(book, Gradebook)
+    times = late.read_times(path)
+    book.set_setting("times", json.dumps(times))
+    say(f"submission times from {path}: {len(times)} learners (they count instead of their files' own times)")
+    graded = {r.id for r in book.rows()}
+    unknown = sorted(set(times) - graded)
+    if graded and unknown:
+        say(f"note: {len(unknown)} names in {path} match no submission in the gradebook: {', '.join(unknown[:5])}"
+            + (" ..." if len(unknown) > 5 else "") + " (a name must be the submission's, as in the gradebook)")
 
 
 def _batch(course: Course, book: object, args: Args, say: Say) -> None:

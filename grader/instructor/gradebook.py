@@ -156,8 +156,16 @@ class Gradebook:
             self.db.executemany("INSERT INTO fingerprints VALUES (?, ?, ?)",
                                 [(entry.id, f, array("q", h).tobytes()) for f, h in entry.fingerprints.items()])
 
+    def times(self) -> dict[str, float]:
+        """The LMS's record of when each learner submitted (`--times`), by submission id."""
+        try:
+            kept = json.loads(self.setting("times") or "{}")
+        except ValueError:
+            return {}
+        return {str(k): float(v) for k, v in kept.items()} if isinstance(kept, dict) else {}
+
     def rows(self) -> list[Row]:
-        """Every submission, by id, with its per-stage results."""
+        """Every submission, by id, with its per-stage results; submitted_at from `--times` where it names one."""
         rows = {r[0]: Row(*r) for r in self.db.execute(
             "SELECT id, state, points, max_points, message, seconds, compute_seconds, course_key, submitted_at, "
             "graded_at FROM submissions ORDER BY id")}
@@ -165,6 +173,9 @@ class Gradebook:
                 "SELECT submission, stage, status, points, max_points, upstream, blamed FROM stages ORDER BY rowid"):
             if sub in rows:
                 rows[sub].stages[stage] = StageCell(status, points, max_points, upstream, bool(blamed))
+        for sub, when in self.times().items():
+            if sub in rows:
+                rows[sub].submitted_at = when
         return list(rows.values())
 
     def cases(self) -> list[CaseRow]:

@@ -2,12 +2,14 @@
 
 A submission's time is the newest modification time of the files graded: the zip entries' own times (the UTC time
 of the "extended timestamp" field when the zip has one, else the zip's local DOS time read in this machine's time
-zone), or the files' mtimes for a folder. An LMS's own record of the submission time is better when you have it;
-this is what the files themselves say.
+zone), or the files' mtimes for a folder. Those are what the files themselves say, and a learner sets them (a zip
+tool writes any time it is given). An LMS's own record of when each learner submitted (`--times FILE`: a CSV of
+submission and time, read by `read_times` and kept in the gradebook) counts instead wherever it names a learner.
 """
 
 from __future__ import annotations
 
+import csv
 import math
 import os
 from collections.abc import Iterable
@@ -38,6 +40,45 @@ def parse_deadline(text: str) -> float:
         raise UsageError(f"--deadline {text}: give a date and time like 2025-03-01T23:59, or with a time zone "
                          "like 2025-03-01T23:59+01:00")
     return when.timestamp()  # a naive time is read in this machine's zone
+
+
+SUBMISSION_COLUMNS = ("submission", "id", "name", "learner", "student")
+TIME_COLUMNS = ("submitted_at", "submitted", "time", "submission_time", "timestamp")
+
+
+def read_times(path: Path) -> dict[str, float]:
+    """--times FILE: a CSV with a header naming a submission column and a time column -> {submission: time}.
+
+    Times as --deadline takes them (ISO 8601, this machine's zone unless one is given), or seconds since the epoch.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"--times {path}: cannot read it ({getattr(e, 'strerror', None) or e}); give a CSV file "
+                         "of submission,submitted_at")
+    rows = list(csv.reader(text.splitlines()))
+    header = [h.strip().lower() for h in rows[0]] if rows else []
+    who = next((header.index(c) for c in SUBMISSION_COLUMNS if c in header), None)
+    when = next((header.index(c) for c in TIME_COLUMNS if c in header), None)
+    if who is None or when is None:
+        raise UsageError(f"--times {path}:1: the first line must name the columns: a submission column "
+                         f"({', '.join(SUBMISSION_COLUMNS)}) and a time column ({', '.join(TIME_COLUMNS)})")
+    times: dict[str, float] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) <= max(who, when):
+            raise UsageError(f"--times {path}:{line}: {len(row)} columns; every line needs a submission and a time")
+        name, stamp = row[who].strip(), row[when].strip()
+        try:
+            value = float(stamp) if stamp.replace(".", "", 1).isdigit() else parse_deadline(stamp)
+        except UsageError:
+            raise UsageError(f"--times {path}:{line}: '{stamp}' is not a time; give one like 2025-03-01T23:59 "
+                             "(+01:00) or seconds since the epoch")
+        if name in times and times[name] != value:
+            raise UsageError(f"--times {path}:{line}: '{name}' is given two different times")
+        times[name] = value
+    return times
 
 
 def days_late(submitted: float | None, deadline: float | None, policy: LatePolicy) -> float:
