@@ -152,3 +152,25 @@ def test_the_code_that_judges_a_stage_is_part_of_its_state(mini: Course, edit: s
     after = regrade.course_state(mini)
     assert after.key != before.key
     assert "double's code" in regrade.what_changed(before.parts, after)
+
+
+def test_the_grader_s_code_and_the_batch_s_settings_are_part_of_the_state(mini: Course, subs: Path,
+                                                                         tmp_path: Path, monkeypatch) -> None:
+    """Red team round 7: a grader fixed without a new version, or a batch run with another --budget, left every
+    row current."""
+    from grader.instructor import regrade
+
+    db = tmp_path / "gb.sqlite"
+    batch(mini, subs, db)
+    assert "3 already in" in batch(mini, subs, db)
+    again = batch(mini, subs, db, "--budget", "60")
+    assert "0 already in" in again and "3 of them were regraded" in again
+    report = run_cli("report", "--db", str(db), cwd=mini.root).stdout
+    assert "stale" not in report.lower()  # the report compares with the settings of the last batch
+    before = regrade.course_state(mini, grading={"budget": 60.0, "jailed": True})
+    monkeypatch.setattr(regrade, "_grader_code", lambda: "f" * 64)  # the grader's code changed, not its version
+    after = regrade.course_state(mini, grading={"budget": 60.0, "jailed": True})
+    assert after.key != before.key and "changed: the grader (" in regrade.what_changed(before.parts, after)
+    other = regrade.course_state(mini, grading={"budget": 120.0, "jailed": True})
+    assert "the grading settings (budget 60.0, jailed True then, budget 120.0, jailed True now)" in \
+        regrade.what_changed(after.parts, other)

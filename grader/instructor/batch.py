@@ -158,7 +158,8 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     require(options.unsandboxed)  # a machine that cannot jail is refused now, not on every submission
     staging.sweep(SCRATCH)  # what a batch killed earlier left
     started = time.monotonic()
-    plan = regrade.plan(course, folder, book, options.stages, options.only, options.force)
+    plan = regrade.plan(course, folder, book, options.stages, options.only, options.force,
+                        {"budget": options.budget, "jailed": not options.unsandboxed})
     book.remember_state(plan.state.key, plan.state.parts)
     book.set_setting("last_state", plan.state.key)  # what the cohort report is of
     if not plan.single:

@@ -40,7 +40,7 @@ def current_state(course: Course, book: Gradebook) -> regrade.CourseState:
     last = book.setting("last_state")
     parts = book.states().get(last or "", {})
     stages = tuple(s for s in parts.get("stages", {}) if s in {x.id for x in course.stages})
-    return regrade.course_state(course, stages)
+    return regrade.course_state(course, stages, parts.get("grading"))
 
 
 def build(course: Course, book: Gradebook, top: int = 10, deadline: float | None = None) -> CohortReport:

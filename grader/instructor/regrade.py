@@ -15,6 +15,7 @@ Entries of the folder that are not submissions (a README, a .tar.gz) are listed 
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -59,8 +60,14 @@ def _definition(stage: Stage) -> str:
     return _sha(json.dumps(d, sort_keys=True, default=str).encode())
 
 
-def course_state(course: Course, stage_ids: tuple[str, ...] = ()) -> CourseState:
-    """The state of the course for a batch of these stages (all by default)."""
+def course_state(course: Course, stage_ids: tuple[str, ...] = (), grading: dict[str, Any] | None = None
+                 ) -> CourseState:
+    """The state of the course for a batch of these stages (all by default).
+
+    It holds what a verdict depends on: each stage's definition, fixtures, code and points, the upstream policy,
+    the grader's version and a digest of its code (red team round 7: a grader fixed without a new version number
+    left every row current), and the batch's grading settings (its budget, jailed or not) when given.
+    """
     stages = {}
     for stage in course.stages:
         if stage_ids and stage.id not in stage_ids:
@@ -69,8 +76,19 @@ def course_state(course: Course, stage_ids: tuple[str, ...] = ()) -> CourseState
         stages[stage.id] = {"points": stage.points, "definition": _definition(stage)[:16],
                             "fixtures": _sha(manifest.read_bytes())[:16] if manifest.exists() else "missing",
                             "code": _code(course, stage)[:16]}
-    parts = {"grader": __version__, "upstream": course.upstream, "stages": stages}
+    parts: dict[str, Any] = {"grader": f"{__version__} ({_grader_code()[:10]})", "upstream": course.upstream,
+                             "stages": stages}
+    if grading is not None:
+        parts["grading"] = grading
     return CourseState(_sha(json.dumps(parts, sort_keys=True).encode()), parts)
+
+
+@functools.cache
+def _grader_code() -> str:
+    """A digest of the grader's own code and templates (read once per process)."""
+    package = Path(__file__).resolve().parents[1]
+    files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".j2") and "__pycache__" not in p.parts)
+    return _sha(b"".join(str(f.relative_to(package)).encode() + b"\0" + f.read_bytes() for f in files))
 
 
 def _code(course: Course, stage: Stage) -> str:
@@ -89,9 +107,10 @@ def what_changed(old: dict[str, Any] | None, new: CourseState) -> str:
     if not old:
         return "graded before the gradebook recorded course states"
     said = []
-    for key, what in (("grader", "the grader's version"), ("upstream", "the upstream policy")):
-        if old.get(key) != new.parts[key]:
-            said.append(f"{what} ({old.get(key)} then, {new.parts[key]} now)")
+    for key, what in (("grader", "the grader"), ("upstream", "the upstream policy"),
+                      ("grading", "the grading settings")):
+        if key in new.parts and old.get(key) != new.parts[key]:
+            said.append(f"{what} ({_said(old.get(key))} then, {_said(new.parts[key])} now)")
     before, now = old.get("stages", {}), new.parts["stages"]
     missing = [s for s in now if s not in before]
     if missing:
@@ -105,6 +124,12 @@ def what_changed(old: dict[str, Any] | None, new: CourseState) -> str:
     if extra:
         said.append(f"graded then but not in this course state: {', '.join(extra)}")
     return "changed: " + "; ".join(said) if said else "the same course"
+
+
+def _said(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
 
 
 class Plan(Record):
@@ -174,9 +199,9 @@ def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission
 
 
 def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = (), only: tuple[str, ...] = (),
-         force: bool = False) -> Plan:
+         force: bool = False, grading: dict[str, Any] | None = None) -> Plan:
     """The submissions to grade now: new, changed, stale, chosen with --only, or all with --force."""
-    state = course_state(course, stages)
+    state = course_state(course, stages, grading)
     cohort = book.setting("submissions")
     if cohort and path.resolve().parent == Path(cohort).resolve() and (path.is_dir() or path.suffix.lower() == ".zip"):
         # One learner of the cohort this gradebook grades, named by its path: that learner, whatever their folder
