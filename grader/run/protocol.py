@@ -12,6 +12,8 @@ from __future__ import annotations
 import io
 import json
 import math
+import mmap
+import os
 import re
 import signal
 import struct
@@ -105,12 +107,23 @@ def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = (), 
     return HEADER.pack(len(head)) + head + b"".join(parts)
 
 
+def _buffer(size: int) -> bytearray | mmap.mmap:
+    """Room for a frame's payloads, taken as the child's bytes arrive.
+
+    A large one is an anonymous mapping, whose pages are taken only when written; a bytearray is zeroed whole at
+    once, so merely announcing a size would cost the grader that memory.
+    """
+    return mmap.mmap(-1, size) if size >= 1 << 20 else bytearray(size)
+
+
 class Frames:
     """Splits the child's byte stream into (JSON header, [payloads]) frames; refuses anything malformed.
 
     `limit` is the most the current frame may carry, set by the grader when a call starts and 0 otherwise; a frame
     announcing more is refused from its header alone, before its payload is read. Headers are JSON objects of finite
-    numbers with a list of at most PARTS_CAP non-negative int payload sizes.
+    numbers with a list of at most PARTS_CAP non-negative int payload sizes. Once a header is read, its payloads go
+    into one buffer of exactly their size, read into in place (`read`): a model's logits (51 MB a case) are copied
+    from the pipe once, and the arrays read from them are views of that buffer.
     """
 
     def __init__(self) -> None:
@@ -118,26 +131,57 @@ class Frames:
         self.broken: str | None = None
         self.limit = 0
         self.pending: tuple[dict[str, Any], list[int], int] | None = None  # a header awaiting its payload
+        self.payload: bytearray | mmap.mmap | None = None  # the pending frame's payloads, filled up to `got`
+        self.got = 0
 
-    def feed(self, data: bytes) -> Iterator[tuple[dict[str, Any], list[bytes]]]:
+    def read(self, fd: int) -> Iterator[tuple[dict[str, Any], list[memoryview]]] | None:
+        """Read what the pipe holds (into a pending payload's buffer when one is due): the frames it completes.
+
+        None when the pipe is closed. The frames are parsed as they are taken, so the caller acts on each (a `start`
+        sets `limit`) before the next one's header is read.
+        """
+        if self.payload is not None and self.broken is None:
+            n = os.readv(fd, [memoryview(self.payload)[self.got:]])
+            if n == 0:
+                return None
+            self.got += n
+            return self._frames()
+        data = os.read(fd, 1 << 20)
+        return self.feed(data) if data else None
+
+    def feed(self, data: bytes) -> Iterator[tuple[dict[str, Any], list[memoryview]]]:
         """The complete frames in what has arrived so far (call until it yields nothing more)."""
+        if self.payload is not None:
+            take = min(len(data), len(self.payload) - self.got)
+            self.payload[self.got:self.got + take] = data[:take]
+            self.got += take
+            data = data[take:]
         self.buf += data
-        while self.broken is None and len(self.buf) >= HEADER.size:
-            if self.pending is None:
-                self.pending = self._header()
+        yield from self._frames()
+
+    def _frames(self) -> Iterator[tuple[dict[str, Any], list[memoryview]]]:
+        while self.broken is None:
+            if self.payload is None:
                 if self.pending is None:
-                    return
-            header, sizes, n = self.pending
-            end = HEADER.size + n + sum(sizes)
-            if len(self.buf) < end:
-                return  # parsed once; the payload arrives in pipe-sized pieces
-            self.pending = None
-            parts, at = [], HEADER.size + n
-            with memoryview(self.buf) as view:  # one copy per payload, not two (a model's logits: 100 MB a case)
-                for s in sizes:
-                    parts.append(bytes(view[at:at + s]))
-                    at += s
-            del self.buf[:end]
+                    if len(self.buf) < HEADER.size:
+                        return
+                    self.pending = self._header()
+                    if self.pending is None:
+                        return
+                header, sizes, n = self.pending
+                del self.buf[:HEADER.size + n]
+                self.payload, self.got = _buffer(sum(sizes)), min(len(self.buf), sum(sizes))
+                self.payload[:self.got] = self.buf[:self.got]
+                del self.buf[:self.got]
+            if self.got < len(self.payload):
+                return  # the rest arrives in pipe-sized pieces, read straight into the payload
+            assert self.pending is not None
+            header, sizes, _ = self.pending
+            view, parts, at = memoryview(self.payload).toreadonly(), [], 0
+            for size in sizes:
+                parts.append(view[at:at + size])
+                at += size
+            self.pending, self.payload, self.got = None, None, 0
             yield header, parts
 
     def _header(self) -> tuple[dict[str, Any], list[int], int] | None:
@@ -180,30 +224,34 @@ def parse_header(raw: bytes) -> dict[str, Any] | None:
     return header if isinstance(header, dict) else None
 
 
-def read_npy(data: bytes) -> np.ndarray:
+def read_npy(data: bytes | memoryview) -> np.ndarray:
     """An .npy payload read strictly: numbers or text, and exactly the bytes its header's shape declares.
 
     A forged header cannot make the grader allocate more than the payload it sent (numpy's own reader allocates
     the declared shape first).
     """
-    f = io.BytesIO(data)
-    version = np.lib.format.read_magic(f)
+    whole = memoryview(data)
+    head = bytes(whole[:12])  # the magic, the version and the header's length: the header alone is copied
+    version = np.lib.format.read_magic(io.BytesIO(head))
+    if version not in ((1, 0), (2, 0)):
+        raise ValueError(f"unsupported .npy version {version}")
+    (length,) = struct.unpack("<H" if version == (1, 0) else "<I", head[8:10] if version == (1, 0) else head[8:12])
+    f = io.BytesIO(bytes(whole[:(10 if version == (1, 0) else 12) + length]))
+    np.lib.format.read_magic(f)
     if version == (1, 0):
         shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
-    elif version == (2, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
     else:
-        raise ValueError(f"unsupported .npy version {version}")
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
     if dtype.hasobject or dtype.fields is not None or dtype.kind not in "biufcU" or any(d < 0 for d in shape):
         raise ValueError("not an array of numbers (or text)")
-    body = memoryview(data)[f.tell():]
+    body = whole[f.tell():]
     if len(body) != math.prod(shape) * dtype.itemsize:
         raise ValueError("the payload's size does not match its shape")
     # A read-only view of the payload's own bytes, not a copy: a model's logits (51 MB) are held once.
     return np.frombuffer(body, dtype=dtype).reshape(shape, order="F" if fortran else "C")
 
 
-def result_of(call: Call, header: dict[str, Any], parts: list[bytes], seconds: float) -> Outcome:
+def result_of(call: Call, header: dict[str, Any], parts: list[memoryview], seconds: float) -> Outcome:
     """A result frame as an Outcome: arrays read without pickle, statuses the child may not claim refused."""
     modules = header.get("modules", [])
     text = {k: safe_text(header[k], 300) if isinstance(header.get(k), str) else None for k in ("raised_in", "returned")}

@@ -184,10 +184,10 @@ class _Reader:
             ready, _, _ = select.select([fd], [], [], min(wait, 0.005) if self.cancel else wait)
             if not ready:
                 continue
-            data = os.read(fd, 1 << 20)
-            if not data:
+            frames = self.proc.frames.read(fd)
+            if frames is None:
                 break
-            for header, parts in self.proc.frames.feed(data):
+            for header, parts in frames:
                 outcome = self._frame(header, parts)
                 if outcome is not None:
                     yield outcome
@@ -205,7 +205,7 @@ class _Reader:
         if self.reported < len(self.calls):
             yield self._death()
 
-    def _frame(self, header: dict[str, Any], parts: list[bytes]) -> Outcome | None:
+    def _frame(self, header: dict[str, Any], parts: list[memoryview]) -> Outcome | None:
         """Act on one frame; the Outcome of a call when this frame is its result."""
         frames = self.proc.frames
         if self.reported == 0 and not self.awaiting and ("isolation" in header or "fatal" in header):

@@ -68,23 +68,23 @@ class Job:
             if cancel is not None or self.cpu_seconds is not None:
                 wait = min(wait, 0.02)
             for fd, _ in poller.poll(max(1, int(wait * 1000))):
-                data = os.read(fd, 1 << 20)
                 if fd == self.box.diag:
+                    data = os.read(fd, 1 << 20)
                     self.box.hear(data)
                     if not data:
                         poller.unregister(fd)
                     continue
-                yield from self._feed(data)
+                yield from self._feed(self.box.frames.read(fd))
                 if self.end is not None:
                     return
 
-    def _feed(self, data: bytes) -> Iterator[Outcome]:
-        """What came on the result pipe: each complete frame in turn; EOF means the resident process is gone."""
-        if not data:
+    def _feed(self, got: Iterator[tuple[dict[str, Any], list[memoryview]]] | None) -> Iterator[Outcome]:
+        """What came on the result pipe: each complete frame in turn; EOF (None) means the resident process is gone."""
+        if got is None:
             yield from self._stop("gone")
             return
         frames = self.box.frames
-        for header, parts in frames.feed(data):
+        for header, parts in got:
             out = self._frame(header, parts)
             if out is not None:
                 yield out
@@ -93,7 +93,7 @@ class Job:
         if frames.broken is not None:
             yield from self._stop("broken")
 
-    def _frame(self, header: dict[str, Any], parts: list[bytes]) -> Outcome | None:
+    def _frame(self, header: dict[str, Any], parts: list[memoryview]) -> Outcome | None:
         """One frame, strictly in order: (ready), start 0, result 0, start 1, ..., ended. Anything else is broken."""
         now, frames = time.monotonic(), self.box.frames
         if "ready" in header and not self.box.ready and self.reported == 0 and not self.awaiting:
