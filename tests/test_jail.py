@@ -597,3 +597,44 @@ def test_no_call_can_signal_another_jail_through_the_files_they_share(mini):
     assert statuses == [F, F, F], [o.output for o in outcomes]
     assert "worked:" not in outcomes[0].output and outcomes[0].output.count("blocked:") == 25, outcomes[0].output
     assert self_paced(mini, text) == [P, P, P]  # the control: each works outside the jail
+
+
+@needs_jail
+def test_a_call_cannot_lower_the_limits_of_the_jail_s_own_processes(mini):
+    """Red team round 8: prlimit on pid 1 (same uid) made every later worker fail before its first call: a grader
+    error row. The filter refuses prlimit on any process but the caller's own."""
+    statuses, outcomes, _ = in_jail(mini, hostile("lowers_the_residents_limits.py", LIMITS="FSIZE AS NOFILE"))
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    assert outcomes[0].output.count("refused") == 3 and "lowered" not in outcomes[0].output
+
+
+@needs_jail
+def test_a_worker_that_cannot_start_after_learner_code_ran_fails_that_learner_s_calls(mini, monkeypatch):
+    """Without the filter's refusal (as before round 8), the next worker cannot start: the call fails as the
+    learner's (CRASHED), never a grader error (JailError), since learner code ran in this jail before."""
+    import pyseccomp
+
+    from grader.run.jail import seccomp
+
+    real = pyseccomp.SyscallFilter.add_rule
+
+    def without_prlimit(self, action, name, *args):  # type: ignore[no-untyped-def]
+        if name != "prlimit64":
+            real(self, action, name, *args)
+
+    monkeypatch.setattr(pyseccomp.SyscallFilter, "add_rule", without_prlimit)
+    seccomp.program.cache_clear()
+    write_student(mini, "double", hostile("lowers_the_residents_limits.py", LIMITS="FSIZE AS"))
+    source, calls = calls_of(mini, "double", files=True)
+    limits = Limits(timeout=5.0, memory_mb=1024)
+    try:
+        with jail.Jail(mini.root) as j:
+            first = list(j.run(calls, limits))  # lowers pid 1's limits; this worker was forked before
+            second = list(j.run(calls, limits))  # a new worker, forked from pid 1 with them
+    finally:
+        monkeypatch.undo()
+        seccomp.program.cache_clear()
+    assert "lowered" in first[0].output and judge(mini, "double", source, first) == [P, P, P]
+    # the call that found no worker fails as the learner's; the jail is then made afresh for the rest
+    assert judge(mini, "double", source, second) == [Status.CRASHED, P, P], [o.message for o in second]
+    assert "an earlier call changed the grading sandbox's own processes" in second[0].message

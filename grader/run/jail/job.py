@@ -30,6 +30,8 @@ from grader.run.protocol import Call, Limits, Outcome, ended, out_of_memory, res
 RETIRED = 75  # grader/run/jail/inside.py's worker exit code after a call that left threads or processes running
 ENDED_WAIT = 10.0  # seconds for a worker to exit after its last result
 GONE = ("ended the grading sandbox's own processes instead of returning (kill(-1)? closing every descriptor?)")
+WORKER_LOST = ("could not be started: an earlier call changed the grading sandbox's own processes (their limits? "
+               "their signals?), so no new process could run it")
 
 
 class Job:
@@ -107,6 +109,7 @@ class Job:
                 frames.broken = "sent frames out of order (was the grader's pipe written to?)"
                 return None
             self.awaiting, self.started, self.deadline = True, now, now + self.limits.timeout
+            self.box.ran = True
             self.worker = pid if type(pid) is int and 1 < pid < 1 << 22 else None
             frames.limit = self.calls[self.reported].max_bytes
             self.oom0, self.cpu0 = self.box.cgroup.oom_kills(), self.box.cgroup.cpu_seconds() or 0.0
@@ -137,9 +140,11 @@ class Job:
         self.end = "dead"
         if self.box.cgroup.oom_kills() > self.oom0:  # memory the submission holds (its /tmp files too) ran out
             return self._final(Status.MEMORY, out_of_memory(self.box.memory_mb))
-        if not self.awaiting and self.reported == 0:  # no learner code has run in this worker
+        if not self.awaiting and self.reported == 0 and not self.box.ran:  # no learner code has run in this jail
             raise JailError(f"the jail's worker ended before its first call (signal {sig}, exit code {code}): "
                             f"{self.box.diagnosis()}")
+        if not self.awaiting:  # learner code that ran earlier in this jail changed what its workers start from
+            return self._final(Status.CRASHED, WORKER_LOST)
         return self._final(*ended(sig, code))
 
     def _stop(self, why: str) -> Iterator[Outcome]:

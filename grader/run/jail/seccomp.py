@@ -8,7 +8,8 @@ way to push pages out of it (`posix_fadvise`, `madvise` COLD and PAGEOUT). Red t
 bits of a hidden input from one submission's hidden call to another's public output with `flock` on standard-library
 files (tests/hostile/redteam/round3-findings.md, break 5): these calls now fail inside the jail with EPERM (or
 ENOSYS, where a library falls back to an older call). Also refused, as nothing a learner writes needs them: tracing
-and reading other processes, BPF, perf events, userfaultfd, the kernel keyrings.
+and reading other processes, BPF, perf events, userfaultfd, the kernel keyrings, and setting another process's
+resource limits (`prlimit` on a pid other than 0).
 
 The filter is libseccomp's (through `pyseccomp`, a ctypes binding of the system's libseccomp.so.2), compiled here
 and handed to bubblewrap as `--seccomp FD`, which loads it after its own set-up: the jail's first process and every
@@ -66,6 +67,9 @@ def program() -> bytes:
         f.add_rule(sc.ERRNO(errno.EPERM), "prctl", sc.Arg(0, sc.MASKED_EQ, 0xFFFFFFFF, PR_SET_MEMORY_MERGE))
         for advice in (MADV_COLD, MADV_PAGEOUT, MADV_MERGEABLE):  # (madvise's advice is an int: 32 bits too)
             f.add_rule(sc.ERRNO(errno.EPERM), "madvise", sc.Arg(2, sc.MASKED_EQ, 0xFFFFFFFF, advice))
+        # a process's own limits only: the resident (same uid, pid 1) hands its hard limits to every worker it forks,
+        # and lowered ones made its next worker fail before its first call (red team round 8: a grader error row)
+        f.add_rule(sc.ERRNO(errno.EPERM), "prlimit64", sc.Arg(0, sc.NE, 0))
         # sockets of the unix family only: the jail has no network, and /proc/net/sockstat counts every TCP, UDP and
         # raw socket on the machine whatever its namespace (red team round 6)
         f.add_rule(sc.ERRNO(errno.EPERM), "socket", sc.Arg(0, sc.NE, socket.AF_UNIX))  # (64 bits: more refused)

@@ -141,6 +141,7 @@ class Box(Record):
     command: socket.socket
     memory_mb: int
     ready: bool = False
+    ran: bool = False  # learner code has run in this jail (a `start` frame came): a worker dying is then its doing
     said: bytearray = field(default_factory=bytearray)  # the last 4 KiB of what came on `diag`
     frames: Frames = field(default_factory=Frames)  # the result pipe's frames, across the jail's jobs
     jobs: int = 0
