@@ -7,6 +7,7 @@ Student/ folder with case variants, macOS's litter, and a README beside the subm
 
 from __future__ import annotations
 
+import os
 import shutil
 import stat
 import zipfile
@@ -203,3 +204,29 @@ def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_o
         assert again.graded == 1
         rows2 = {r.id: r for r in book.rows()}
         assert rows2["bob"].points == rows["bob"].points and rows2["bob.zip"].points < rows["bob.zip"].points
+
+
+def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:
+    """Red team round 8: a skipped entry's name and a learner graded alone reached the terminal as they were (escape
+    sequences that rewrite the grader's own lines; a name that is not UTF-8 stopped the batch), and bidi overrides
+    were left in every name."""
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student(GOOD))
+    (subs / "m\x1b[2A\x1b[2K\r[2∕2] bob: graded.rar").write_text("x")
+    folder(subs, "x\u202essap", student(GOOD))
+    raw = os.fsdecode(os.fsencode(str(subs)) + b"/mal\xfflory")
+    shutil.copytree(subs / "alice", raw)
+    eve = subs / "eve\x1b[2K\x1b[1A"
+    shutil.copytree(subs / "alice", eve)
+    db = str(tmp_path / "gb.sqlite")
+    runs = [run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)]
+    runs += [run_cli("batch", path, "--db", str(tmp_path / f"one{i}.sqlite"), "--unsandboxed", cwd=mini.root)
+             for i, path in enumerate([raw, str(eve)])]
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+        shown = done.stdout + done.stderr
+        assert "\x1b" not in shown and "\r" not in shown and "\u202e" not in shown, shown
+    assert "m\\x1b[2A\\x1b[2K\\x0d[2∕2] bob: graded.rar" in runs[0].stdout and "x\\u202essap" in runs[0].stdout
+    assert "mal\\xfflory: graded" in runs[1].stdout and "eve\\x1b[2K\\x1b[1A: graded" in runs[2].stdout
+    with Gradebook(tmp_path / "one0.sqlite", mini.title) as book:
+        assert [r.id for r in book.rows()] == ["mal\\xfflory"]

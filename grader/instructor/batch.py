@@ -187,7 +187,7 @@ def _record(book: Gradebook, entry: Entry) -> Entry:
         book.record(entry)
         return entry
     except (ValueError, OverflowError, sqlite3.InterfaceError, sqlite3.DataError, sqlite3.IntegrityError) as e:
-        failed = Entry(entry.id, entry.digest, "error", message=intake.printable(
+        failed = Entry(intake.printable(entry.id), entry.digest, "error", message=intake.printable(
             f"the gradebook could not hold this submission's record: {type(e).__name__}: {e}")[:500],
             seconds=entry.seconds, max_points=entry.report.max_points if entry.report else entry.max_points)
         failed.course_key = entry.course_key

@@ -12,7 +12,6 @@ happened to be zipped along.
 
 from __future__ import annotations
 
-import re
 import struct
 import time
 import zipfile
@@ -20,13 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from grader.errors import GraderError
+from grader.run import protocol
 
 # Folders skipped wherever they appear (compared without case); every folder whose name starts with a dot too.
 IGNORED_DIRS = frozenset({"__macosx", "__pycache__", "venv", "env", "node_modules", "site-packages",
                           "dist-packages"})
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def printable(text: str) -> str:
@@ -36,7 +35,7 @@ def printable(text: str) -> str:
     applied where the name enters, so that the terminal, the gradebook, CSV and JSON all get plain UTF-8 text.
     """
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return protocol.safe_name(text)
 
 
 class IntakeError(GraderError):

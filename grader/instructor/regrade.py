@@ -163,9 +163,9 @@ def _submissions_beside(path: Path, declared: list[str]) -> list[str]:
         if entry.name.startswith(".") or entry.name.casefold() in mine or entry.is_symlink():
             continue
         if entry.is_file() and entry.suffix.lower() == ".zip":
-            found.append(entry.name)
+            found.append(intake.printable(entry.name))
         elif entry.is_dir() and not intake.ignored_dir(entry.name) and _holds_submission(entry, mine, 3):
-            found.append(entry.name + "/")
+            found.append(intake.printable(entry.name) + "/")
     return found
 
 
@@ -192,10 +192,10 @@ def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission
                 f"{', '.join(beside[:5])}{' ...' if len(beside) > 5 else ''}, as a folder of submissions does. "
                 "If it is a folder of submissions, one of them is named like a submission's contents (Student/, "
                 "gelu.py): rename it. If it is one learner's, move the other submissions out of it.")
-        return [submissions.Submission(path.resolve().name, path)], [], True
+        return [submissions.Submission(intake.printable(path.resolve().name), path)], [], True
     found = submissions.discover(path)
     subs = [s for s in found if s.kind != "other" and not (s.kind == "folder" and intake.ignored_dir(s.path.name))]
-    return subs, sorted(s.path.name for s in found if s not in subs), False
+    return subs, sorted(intake.printable(s.path.name) for s in found if s not in subs), False
 
 
 def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = (), only: tuple[str, ...] = (),

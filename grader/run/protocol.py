@@ -86,9 +86,18 @@ class Outcome(Record):
     observed: list[dict[str, Any]] | None = None  # the call's observed calls (run/observe.py), as the child said
 
 
-# C0/C1 controls (newline and tab kept), and Unicode's bidirectional overrides and isolates, which reorder what a
-# terminal or a browser shows after them (a forged line reads differently from its bytes: red team round 4)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# The one set of characters no text from a submission may carry as it is (printed output, messages, and the names
+# of its files and folders: instructor/intake.py): C0/C1 controls, Unicode's bidirectional overrides and isolates,
+# which reorder what a terminal or a browser shows after them (a forged line reads differently from its bytes: red
+# team round 4), and the line and paragraph separators str.splitlines splits on. Newline and tab stay in text.
+_UNSHOWN = "\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+_CONTROL = re.compile(f"[\x00-\x08{_UNSHOWN}]")
+_CONTROL_IN_NAMES = re.compile(f"[\x00-\x0a{_UNSHOWN}]")  # a name has no newline or tab either
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
@@ -96,8 +105,12 @@ def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     text = str(text)[:cap].encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates become '?'
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
-                        text)
+    return _CONTROL.sub(_escape, text)
+
+
+def safe_name(text: str) -> str:
+    """A name from a submission (a file, a folder, a zip entry) as plain text: every unshown character escaped."""
+    return _CONTROL_IN_NAMES.sub(_escape, text)
 
 
 def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = (), sizes: list[int] | None = None
