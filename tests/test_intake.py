@@ -230,3 +230,32 @@ def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:
     assert "mal\\xfflory: graded" in runs[1].stdout and "eve\\x1b[2K\\x1b[1A: graded" in runs[2].stdout
     with Gradebook(tmp_path / "one0.sqlite", mini.title) as book:
         assert [r.id for r in book.rows()] == ["mal\\xfflory"]
+
+
+def test_a_folder_that_is_not_the_cohort_s_cannot_replace_its_rows(mini: Course, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 8: the cohort batched by a relative path (kept as typed), or mallory's resubmission downloaded
+    to another folder: her folder, read as a folder of submissions, replaced bob's row again."""
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student(GOOD))
+    folder(subs, "bob", student(GOOD))
+    folder(subs, "mallory", student(GOOD))
+    download = tmp_path / "downloads"
+    folder(download / "mallory", "work", student(GOOD))
+    folder(download / "mallory" / "bob" / "x", "y", student({"double": "def run_double(x):\n    return 0 * x\n"}))
+    monkeypatch.chdir(tmp_path)
+    with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
+        assert batch.run(mini, Path("subs"), book, batch.BatchOptions(unsandboxed=True)).graded == 3
+        assert book.setting("submissions") == str(subs.resolve())  # not "subs": later commands run elsewhere
+        monkeypatch.chdir(mini.root)
+        assert regrade.plan(mini, subs / "mallory", book).single  # the cohort's own entry: that learner
+        with pytest.raises(UsageError, match=r"already have rows from the cohort .* \(bob\)|\(bob\) already have"):
+            regrade.plan(mini, download / "mallory", book)
+        bob = {r.id: r.points for r in book.rows()}["bob"]
+        assert {r.id: r.points for r in book.rows()}["bob"] == bob
+        # the instructor's own word makes a moved folder the cohort
+        moved = tmp_path / "moved"
+        shutil.copytree(subs, moved)
+        with pytest.raises(UsageError, match="--force"):
+            regrade.plan(mini, moved, book)
+        assert len(regrade.plan(mini, moved, book, force=True).todo) == 3

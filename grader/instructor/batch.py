@@ -163,7 +163,7 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     book.remember_state(plan.state.key, plan.state.parts)
     book.set_setting("last_state", plan.state.key)  # what the cohort report is of
     if not plan.single:
-        book.set_setting("submissions", str(folder))  # for the regrade command the report prints
+        book.set_setting("submissions", str(folder.resolve()))  # the cohort's folder, wherever later commands run
     summary = Summary(total=plan.total, skipped=plan.current, stale=plan.stale, not_submissions=plan.skipped)
     refused = [Entry(sub.id, "", "rejected", message=why) for sub, why in plan.refused]
     for done, entry in enumerate(itertools.chain(refused, _results(course, plan.todo, options)), 1):  # as graded

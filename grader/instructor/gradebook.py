@@ -116,6 +116,10 @@ class Gradebook:
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"setting:{key}", value))
 
+    def ids(self) -> set[str]:
+        """Every submission the gradebook holds a row for."""
+        return {i for (i,) in self.db.execute("SELECT id FROM submissions")}
+
     def known(self) -> dict[str, tuple[str, str]]:
         """Submission id -> (content digest, course state) recorded for good (a grader error is tried again)."""
         return {i: (d, k) for i, d, k in self.db.execute(

@@ -198,6 +198,25 @@ def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission
     return subs, sorted(intake.printable(s.path.name) for s in found if s not in subs), False
 
 
+def _not_another_cohort(path: Path, cohort: str | None, subs: list[submissions.Submission], book: Gradebook,
+                        single: bool, force: bool) -> None:
+    """Refuse to read a folder other than the gradebook's cohort as submissions that would replace its rows.
+
+    Red team rounds 7 and 8: one learner's folder, named from another directory than the batch ran in (or
+    downloaded again elsewhere), was read as a folder of submissions, and a `bob/` planted inside it replaced bob's
+    row. Such a folder is the cohort only when the instructor says so (`--force`).
+    """
+    if single or not cohort or force or path.resolve() == Path(cohort).resolve():
+        return
+    taken = sorted({s.id for s in subs} & book.ids())
+    if taken:
+        names = ", ".join(taken[:5]) + (" ..." if len(taken) > 5 else "")
+        raise UsageError(
+            f"{path} is read as a folder of submissions, and some of them ({names}) already have rows from the "
+            f"cohort in {cohort}. To regrade one learner, pass their own folder or zip ({Path(cohort) / taken[0]}); "
+            f"if {path} is where the cohort's submissions are now, run the batch again with --force.")
+
+
 def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = (), only: tuple[str, ...] = (),
          force: bool = False, grading: dict[str, Any] | None = None) -> Plan:
     """The submissions to grade now: new, changed, stale, chosen with --only, or all with --force."""
@@ -209,6 +228,7 @@ def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = 
         subs, skipped, single = [submissions.Submission(submissions.named(path), path)], list[str](), True
     else:
         subs, skipped, single = survey(path, [s.student_file for s in course.stages])
+        _not_another_cohort(path, cohort, subs, book, single, force)
     ids = [s.id for s in subs]
     for name in only:
         if name not in ids:
