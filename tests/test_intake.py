@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import struct
 import zipfile
 from pathlib import Path
 
@@ -83,12 +84,21 @@ def test_only_the_files_to_grade_are_extracted_and_capped(tmp_path: Path, monkey
 def test_a_zip_listing_too_many_entries_is_refused_before_it_is_read(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     zpath = make_zip(tmp_path / "many.zip", [(f"junk/{i}.txt", b"") for i in range(300)])
-    assert intake.zip_entry_count(zpath) == 300
+    assert intake.zip_entry_count(zpath, 1000) == 300
     monkeypatch.setattr(submissions, "MAX_ENTRIES", 200)
     opened = []
     monkeypatch.setattr(zipfile, "ZipFile", lambda *a, **k: opened.append(a))
-    with pytest.raises(submissions.SubmissionError, match="lists 300 entries"):
+    with pytest.raises(submissions.SubmissionError, match="lists at least 300 entries"):
         submissions.unpack(submissions.Submission("many", zpath), tmp_path / "out", declared=DECLARED)
+    # red team round 8: an end record that says 1 over the same 300 headers (zipfile reads them all regardless)
+    data = bytearray(zpath.read_bytes())
+    end = data.rfind(b"PK\x05\x06")
+    data[end + 8:end + 12] = struct.pack("<HH", 1, 1)
+    lying = tmp_path / "lying.zip"
+    lying.write_bytes(bytes(data))
+    assert intake.zip_entry_count(lying, 1000) == 300 and intake.zip_entry_count(lying, 200) == 201
+    with pytest.raises(submissions.SubmissionError, match="lists at least 201 entries"):
+        submissions.unpack(submissions.Submission("lying", lying), tmp_path / "out2", declared=DECLARED)
     assert not opened
 
 

@@ -17,6 +17,7 @@ import time
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 from grader.errors import GraderError
 from grader.run import protocol
@@ -120,11 +121,13 @@ def _one_shallowest(found: set[PurePosixPath], several: str, fix: str) -> PurePo
     return shallowest[0]
 
 
-def zip_entry_count(path: Path) -> int | None:
-    """The number of entries a zip's end record declares, read before zipfile lists them all; None if not found.
+def zip_entry_count(path: Path, cap: int) -> int | None:
+    """How many entries a zip lists, counted up to cap + 1 before zipfile lists them all; None if not a zip.
 
-    A zip may declare millions of entries (each a few dozen bytes of central directory), and zipfile builds an
-    object for every one on opening: the count is checked first.
+    A zip may list millions of entries (each a few dozen bytes of central directory), and zipfile builds an object
+    for every one on opening. Its end record declares a count, but zipfile reads the central directory to its
+    declared size whatever that count says (red team round 8: a count of 1 over a million entries), so the headers
+    themselves are counted: 46 bytes each and their names', extras' and comments' lengths, walked with struct.
     """
     try:
         with open(path, "rb") as f:
@@ -132,24 +135,36 @@ def zip_entry_count(path: Path) -> int | None:
             size = f.tell()
             f.seek(max(0, size - (1 << 16) - 22))
             tail = f.read()
-    except OSError:
-        return None
-    at = tail.rfind(b"PK\x05\x06")
-    if at < 0 or len(tail) < at + 22:
-        return None
-    (count,) = struct.unpack_from("<H", tail, at + 10)
-    locator = tail.rfind(b"PK\x06\x07", 0, at)
-    if count == 0xFFFF and locator >= 0 and len(tail) >= locator + 20:  # zip64: the count is in its own record
-        (offset,) = struct.unpack_from("<Q", tail, locator + 8)
-        try:
-            with open(path, "rb") as f:
+            at = tail.rfind(b"PK\x05\x06")
+            if at < 0 or len(tail) < at + 22:
+                return None
+            count, cd_size, cd_offset = struct.unpack_from("<HII", tail, at + 10)
+            locator = tail.rfind(b"PK\x06\x07", 0, at)
+            if locator >= 0 and len(tail) >= locator + 20:  # zip64: the figures are in its own record
+                (offset,) = struct.unpack_from("<Q", tail, locator + 8)
                 f.seek(offset)
                 record = f.read(56)
-        except (OSError, ValueError, OverflowError):
-            return None
-        if record[:4] == b"PK\x06\x06" and len(record) >= 40:
-            (count,) = struct.unpack_from("<Q", record, 32)
-    return int(count)
+                if record[:4] == b"PK\x06\x06" and len(record) >= 56:
+                    count, cd_size, cd_offset = struct.unpack_from("<QQQ", record, 32)
+            if count > cap:
+                return int(count)
+            return max(int(count), _central_headers(f, cd_offset, min(cd_size, size), cap))
+    except (OSError, ValueError, OverflowError, struct.error):
+        return None
+
+
+def _central_headers(f: BinaryIO, offset: int, size: int, cap: int) -> int:
+    """The central directory headers within `size` bytes from offset, counted to cap + 1 at most."""
+    n, at, end = 0, offset, offset + size
+    while n <= cap and at + 46 <= end:
+        f.seek(at)
+        head = f.read(46)
+        if len(head) < 46 or head[:4] != b"PK\x01\x02":
+            break
+        name, extra, comment = struct.unpack_from("<HHH", head, 28)
+        at += 46 + name + extra + comment
+        n += 1
+    return n
 
 
 def zip_time(info: zipfile.ZipInfo) -> float | None:

@@ -143,9 +143,10 @@ def _choose(paths: list[PurePosixPath], where: Path, flat_ok: bool,
 
 
 def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = ()) -> list[str]:
-    listed = intake.zip_entry_count(path)
+    listed = intake.zip_entry_count(path, MAX_ENTRIES)
     if listed is not None and listed > MAX_ENTRIES:
-        raise SubmissionError(f"{path}: lists {listed} entries (the cap is {MAX_ENTRIES}); submit only student/")
+        raise SubmissionError(f"{path}: lists at least {listed} entries (the cap is {MAX_ENTRIES}); submit only "
+                              "student/")
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, ValueError) as e:
