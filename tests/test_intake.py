@@ -269,3 +269,31 @@ def test_a_folder_that_is_not_the_cohort_s_cannot_replace_its_rows(mini: Course,
         with pytest.raises(UsageError, match="--force"):
             regrade.plan(mini, moved, book)
         assert len(regrade.plan(mini, moved, book, force=True).todo) == 3
+
+
+def test_a_submission_s_digest_reads_only_what_intake_could_take(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 8: a 20 GB sparse file in a learner's .venv/ was hashed whole, in the batch's own process,
+    before anyone was graded. The digest reads the Python sources intake could take; other files count by size and
+    time; skipped folders not at all."""
+    from grader.instructor import contents
+
+    sub = folder(tmp_path, "alice", student(GOOD))
+    (sub / ".venv").mkdir()
+    with open(sub / ".venv" / "huge", "wb") as f:
+        f.truncate(20 << 30)
+    with open(sub / "data.bin", "wb") as f:
+        f.truncate(200 << 20)
+    opened: list[str] = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda path, *a, **k: (opened.append(str(path)), real_open(path, *a, **k))[1])
+    one = contents.digest(submissions.Submission("alice", sub))
+    assert opened and all(p.endswith(".py") for p in opened), opened
+    (sub / "student" / "double.py").write_text(GOOD["double"] + "\n# changed\n")
+    two = contents.digest(submissions.Submission("alice", sub))
+    with open(sub / "data.bin", "ab") as f:
+        f.write(b"x")
+    three = contents.digest(submissions.Submission("alice", sub))
+    with open(sub / ".venv" / "huge", "ab") as f:
+        f.write(b"x")
+    assert len({one, two, three}) == 3 and contents.digest(submissions.Submission("alice", sub)) == three
