@@ -163,3 +163,32 @@ def test_the_lms_record_of_submission_times_beats_what_the_files_say(mini: Cours
         times.write_text(text)
         bad = run_cli("report", "--db", str(db), "--times", str(times), cwd=mini.root)
         assert bad.returncode == 2 and re.search(message, bad.stderr), bad.stderr
+
+
+def test_a_time_no_calendar_holds_stops_no_report(mini: Course, tmp_path: Path) -> None:
+    """Red team round 8: a file time of year ~2**31 (a learner's tarball unpacked on tmpfs) stopped `report`, its CSV
+    and HTML and every feedback file with the grader's own OSError; at 2**63-1 s the submission's row was a grader
+    error (os.utime overflowed). Implausible times are unknown where they enter and shown as "?" if stored."""
+    from grader.instructor import submissions as subs_module
+    from grader.results.cohort import moment
+
+    assert moment(7e16) == "?" and moment(None) == "" and not late.plausible(7e16) and late.plausible(time.time())
+    out = tmp_path / "x"
+    subs_module._write(out, subs_module.PurePosixPath("student/double.py"), b"x = 1\n", mtime=float(2**63 - 1))
+    assert os.stat(out / "student" / "double.py").st_mtime == 0
+    assert late.submitted_at(out, ["student/double.py"]) is None  # unknown, not "submitted in 1970"
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student(GOOD))
+    folder(subs, "mallory", student(GOOD))
+    times = tmp_path / "times.csv"
+    times.write_text("submission,submitted_at\nmallory,70000000000000000\nalice,2025-03-01T12:00\n")
+    db = tmp_path / "gb.sqlite"
+    done = run_cli("batch", str(subs), "--db", str(db), "--unsandboxed", "--deadline", "2025-03-02T00:00",
+                   "--times", str(times), "--csv", str(tmp_path / "g.csv"), "--feedback", str(tmp_path / "fb"),
+                   cwd=mini.root)
+    assert done.returncode == 0, done.stderr
+    report = run_cli("report", "--db", str(db), "--html", str(tmp_path / "r.html"), cwd=mini.root)
+    assert report.returncode == 0, report.stderr
+    one = run_cli("feedback", "mallory", "--db", str(db), cwd=mini.root)
+    assert one.returncode == 0 and "Submitted ?" in one.stdout, one.stderr
+    assert sorted(p.name for p in (tmp_path / "fb").iterdir()) == ["alice.txt", "mallory.txt"]

@@ -32,6 +32,7 @@ from grader.results.cohort import (
     Mistake,
     Row,
     StageStats,
+    moment,
 )
 
 
@@ -138,7 +139,7 @@ def _learners(rows: list[Row], cases: list[CaseRow], state: regrade.CourseState,
             named[c.submission].append(label)
     out = []
     for r in rows:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.submitted_at)) if r.submitted_at else ""
+        when = moment(r.submitted_at)
         stale = "" if r.course_key == state.key else regrade.what_changed(states.get(r.course_key), state)
         out.append(Learner(
             id=r.id, state=r.state, points=r.points, max_points=r.max_points, final=r.final, late_days=r.late_days,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,7 +24,7 @@ from grader.instructor.gradebook import Gradebook
 from grader.report import text
 from grader.report.cohorttext import late_words
 from grader.results import without_hidden_values
-from grader.results.cohort import Row
+from grader.results.cohort import Row, moment
 
 
 def _rows(course: Course, book: Gradebook, deadline: float | None) -> dict[str, Row]:
@@ -45,7 +44,7 @@ def for_learner(course: Course, book: Gradebook, sid: str, deadline: float | Non
                                                                      f" ({len(rows)} submissions there)"))
     head = [f"{course.title}: feedback for {row.id}", f"Graded {row.graded_at} (course state {row.course_key[:10]})"]
     if row.submitted_at is not None:
-        head.append("Submitted " + time.strftime("%Y-%m-%d %H:%M %z", time.localtime(row.submitted_at)) +
+        head.append("Submitted " + moment(row.submitted_at, "%Y-%m-%d %H:%M %z") +
                     (f", {late_words(row.late_days)} late" if row.late_days else ""))
     if row.state != "graded":
         why = ("could not be graded" if row.state == "rejected" else

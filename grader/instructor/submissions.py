@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from grader.errors import GraderError
-from grader.instructor import intake
+from grader.instructor import intake, late
 from grader.instructor.intake import printable
 from grader.records import Record
 
@@ -130,8 +130,9 @@ def _write(dest: Path, rel: PurePosixPath, data: bytes, mtime: float | None = No
     if len(rel.parts) > 1 and not init.exists():
         init.write_text("")
     target.write_bytes(data)
-    if mtime is not None:  # the submission's own time (grader/instructor/late.py reads it)
-        os.utime(target, (mtime, mtime))
+    if mtime is not None:  # the submission's own time (grader/instructor/late.py reads it); an implausible one
+        when = mtime if late.plausible(mtime) else 0.0  # is unknown (0 is never taken for a submission's time)
+        os.utime(target, (when, when))
 
 
 def _choose(paths: list[PurePosixPath], where: Path, flat_ok: bool,

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import csv
 import io
-import time
 from collections.abc import Iterable, Sequence
 
 from grader.results import Report
-from grader.results.cohort import Row
+from grader.results.cohort import Row, moment
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
@@ -47,7 +46,7 @@ def header(stage_ids: Sequence[str]) -> list[str]:
 
 
 def _when(seconds: float | None) -> str:
-    return "" if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(seconds))
+    return moment(seconds, "%Y-%m-%dT%H:%M:%S%z")
 
 
 def render(report: Report) -> str:

@@ -7,11 +7,25 @@ HTML renderers read them.
 from __future__ import annotations
 
 import statistics
+import time
 from typing import NamedTuple
 
 from grader.records import Record, field
 
 BINS = 10  # score histogram bins, as shares of the maximum
+
+
+def moment(seconds: float | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """A time as text in this machine's zone: "" for none, "?" for one no calendar here can show.
+
+    A file time of a year past 2**31 came from a learner's tarball (red team round 8).
+    """
+    if seconds is None:
+        return ""
+    try:
+        return time.strftime(fmt, time.localtime(seconds))
+    except (OverflowError, OSError, ValueError):
+        return "?"
 
 
 OUTCOMES = ("timeout", "crashed", "syntax_error", "exception", "not_started", "skipped")  # counted per stage
