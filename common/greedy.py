@@ -36,6 +36,7 @@ def greedy_check(actual, token_ids, params, n_head, n_new):
     if ids.min() < 0 or ids.max() >= n_vocab:
         bad = int(np.flatnonzero((ids < 0) | (ids >= n_vocab))[0])
         return f"step {bad}: token id {int(ids[bad])} is not in the vocabulary [0, {n_vocab})"
+    ids = ids.astype(np.int64)  # in range: uint64 beside the int64 prompt would make float64 indices
     prompt = np.asarray(token_ids, dtype=np.int64)
     logits = gpt2(np.concatenate([prompt, ids[:-1]]), p64, n_head)[len(prompt) - 1:]  # [n_new, n_vocab]
     for t, row in enumerate(logits):

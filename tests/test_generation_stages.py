@@ -329,6 +329,8 @@ def test_greedy_check_accepts_the_references(case: dict[str, Any], dtype: str, g
         assert gen_ref.greedy_check(generated, **inputs) is None
         assert kv_ref.greedy_check(generated, **inputs) is None
         assert gen_ref.greedy_check(generated.tolist(), **inputs) is None  # a list of ints is fine too
+        for ints in ("uint64", "uint32", "int32"):  # red team round 8: uint64 beside the int64 prompt made floats
+            assert gen_ref.greedy_check(generated.astype(ints), **inputs) is None, ints
 
 
 def _decoy_outputs(stage: str, function: str, inputs_of: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

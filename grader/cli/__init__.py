@@ -143,10 +143,10 @@ def _learner(course: Course, args: argparse.Namespace) -> int:
     return 0
 
 
-def _fixtures(course: Any, action: str, stage_id: str | None) -> int:
+def _fixtures(course: Any, action: str, stage_ids: list[str] | None) -> int:
     from grader import fixtures
 
-    stages = [course.stage(stage_id)] if stage_id else list(course.stages)
+    stages = [course.stage(s) for s in stage_ids] if stage_ids else list(course.stages)
     for stage in stages:
         if action == "build":
             path = fixtures.build(course, stage)
@@ -158,10 +158,10 @@ def _fixtures(course: Any, action: str, stage_id: str | None) -> int:
     return 0
 
 
-def _check(course: Any, stage_id: str | None) -> int:
+def _check(course: Any, stage_ids: list[str] | None) -> int:
     from grader.instructor import check
 
-    stages = [course.stage(stage_id)] if stage_id else list(course.stages)
+    stages = [course.stage(s) for s in stage_ids] if stage_ids else list(course.stages)
     report = check.check(course, stages)
     for line in report.lines:
         mark = "skip" if line.skipped else "ok  " if line.ok else "FAIL"

@@ -73,8 +73,10 @@ def parser(subcommands: bool = True) -> argparse.ArgumentParser:
     gen.add_argument("--compare", action="store_true", help="print the reference's continuation beside yours")
     fx = sub.add_parser("fixtures", help="build or verify fixtures (course authors)")
     fx.add_argument("action", choices=("build", "verify"))
-    fx.add_argument("--stage", dest="fixture_stage", metavar="ID")
+    fx.add_argument("--stage", dest="fixture_stage", metavar="ID", action="append",
+                    help="these stages only (repeatable; all by default)")
     ck = sub.add_parser("check", help="the course's self-test: references pass, decoys fail and are named")
-    ck.add_argument("--stage", dest="check_stage", metavar="ID")
+    ck.add_argument("--stage", dest="check_stage", metavar="ID", action="append",
+                    help="these stages only (repeatable; all by default)")
     instructor.add_commands(sub)
     return p
