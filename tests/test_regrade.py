@@ -174,3 +174,20 @@ def test_the_grader_s_code_and_the_batch_s_settings_are_part_of_the_state(mini: 
     other = regrade.course_state(mini, grading={"budget": 120.0, "jailed": True})
     assert "the grading settings (budget 60.0, jailed True then, budget 120.0, jailed True now)" in \
         regrade.what_changed(after.parts, other)
+
+
+def test_the_regrade_command_the_report_prints_is_quoted(mini: Course, tmp_path: Path) -> None:
+    """Red team round 8 (2b): the report's `regrade them: python -m grader batch FOLDER` printed the folder unquoted,
+    so a folder named `x; echo PWNED #` ran a command of its own when pasted."""
+    import shlex
+
+    subs = tmp_path / "x; echo PWNED #"
+    folder(subs, "alice", student(GOOD))
+    db = tmp_path / "gb.sqlite"
+    batch(mini, subs, db)
+    yaml = mini.root / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("points: 4", "points: 5"))
+    report = run_cli("report", "--db", str(db), cwd=mini.root).stdout
+    line = next(x for x in report.splitlines() if "regrade them:" in x)
+    command = line.split("regrade them: ", 1)[1]
+    assert shlex.split(command)[:5] == ["python", "-m", "grader", "batch", str(subs)], command

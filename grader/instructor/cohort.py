@@ -10,13 +10,13 @@ self-contained HTML page by grader/report/html.py.
 
 from __future__ import annotations
 
+import shlex
 import statistics
-import time
 from collections import Counter, defaultdict
 
 from grader import __version__
 from grader.course import Course, Stage, render
-from grader.instructor import late, regrade, similarity
+from grader.instructor import intake, late, regrade, similarity
 from grader.instructor.gradebook import Gradebook
 from grader.report import cohorttext
 from grader.results import UNJAILED
@@ -82,10 +82,12 @@ def build(course: Course, book: Gradebook, top: int = 10, deadline: float | None
     report.course_version = (f"course state {state.short}: grader {__version__}, upstream: {course.upstream}, "
                              + ", ".join(f"{s.id} {s.points:g}" for s in stages))
     report.stale = len(rows) - len(current)
-    folder = book.setting("submissions") or "SUBMISSIONS"
+    # a command to paste into a shell: every path quoted (red team round 8: a folder named `x; echo PWNED #`)
+    folder = shlex.quote(book.setting("submissions") or "SUBMISSIONS")
     only = " ".join(["--stage " + s.id for s in stages] if len(stages) < len(course.stages) else [])
-    report.regrade = f"python -m grader batch {folder} --db {book.path} {only}".rstrip()
-    report.deadline = time.strftime("%Y-%m-%d %H:%M %z", time.localtime(deadline)) if deadline else ""
+    report.regrade = intake.printable(f"python -m grader batch {folder} --db {shlex.quote(str(book.path))} {only}"
+                                      ).rstrip()
+    report.deadline = moment(deadline, "%Y-%m-%d %H:%M %z") if deadline else ""
     report.late = sum(r.late_days > 0 for r in current)
     report.unjailed = sum(r.state == "graded" and r.message.startswith(UNJAILED[:10]) for r in graded)
     return report
