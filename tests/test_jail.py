@@ -638,3 +638,21 @@ def test_a_worker_that_cannot_start_after_learner_code_ran_fails_that_learner_s_
     # the call that found no worker fails as the learner's; the jail is then made afresh for the rest
     assert judge(mini, "double", source, second) == [Status.CRASHED, P, P], [o.message for o in second]
     assert "an earlier call changed the grading sandbox's own processes" in second[0].message
+
+
+@needs_jail
+def test_the_jail_s_processes_are_the_first_the_kernel_kills_for_memory(mini):
+    """Red team round 8: a jail inherited the machine's oom_score_adj (-1000 here) and could keep it. The grader
+    writes 1000 while still root, which is also the least the learner's code may write there later."""
+    text = ("def run_double(x):\n"
+            "    print('adj', open('/proc/self/oom_score_adj').read().strip())\n"
+            "    try:\n"
+            "        with open('/proc/self/oom_score_adj', 'w') as f:\n"
+            "            f.write('-1000')\n"
+            "        print('lowered', open('/proc/self/oom_score_adj').read().strip())\n"
+            "    except OSError as e:\n"
+            "        print('refused', type(e).__name__)\n"
+            "    return 2 * x\n")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [P, P, P] and "adj 1000" in outcomes[0].output and "refused" in outcomes[0].output, \
+        outcomes[0].output

@@ -10,6 +10,7 @@ the parent-death signal, so it is set after it: bubblewrap dies with the grader 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import fcntl
 import functools
@@ -86,6 +87,12 @@ def prepare(procs: list[str], view: list[tuple[str, bool]] | None, uid: int | No
                 os.close(fd)
         if view is not None:
             _view(view)
+        # The first to go when the machine runs out of memory, and never less so: written while still root, which
+        # also sets the least the jail may write there later (red team round 8: a jail inherited -1000 from the
+        # machine's process tree, and kept it)
+        with contextlib.suppress(OSError):
+            with open("/proc/self/oom_score_adj", "w") as f:
+                f.write("1000")
         if uid is not None:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
