@@ -86,7 +86,7 @@ def _write_cache(root: Path, key: list[Any], course: Course) -> None:
         layout.state(root)
         cache.parent.mkdir(parents=True, exist_ok=True)
         body = {k: v for k, v in asdict(course).items() if k != "root"}
-        fsutil.write_text(cache, json.dumps({"key": key, "course": body}, default=str))
+        fsutil.write_text(cache, json.dumps({"key": key, "course": body}, default=str), durable=False)
     except OSError:
         pass  # a read-only course folder: no cache, same verdicts
 

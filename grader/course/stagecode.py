@@ -145,7 +145,7 @@ class _Scanned:
         try:
             layout.state(self.root)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fsutil.write_text(self.path, json.dumps(self.kept))
+            fsutil.write_text(self.path, json.dumps(self.kept), durable=False)
         except OSError:
             pass  # a read-only course folder: scanned again next time
 
