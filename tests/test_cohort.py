@@ -78,6 +78,26 @@ def test_feedback_from_the_small_cohort(mini_template: Path, gradebook: Path, tm
     assert "could not be graded" in rejected.read_text()
 
 
+def test_one_learner_s_feedback_that_cannot_be_made_stops_no_other(mini_template: Path, gradebook: Path,
+                                                                     tmp_path: Path, monkeypatch) -> None:
+    """Red team round 9: one learner's stored report made formatting raise, and every learner after them in id order
+    got no feedback file. Now each other file is written, and the one that failed is named."""
+    from grader.errors import GraderError
+
+    course = load_course(mini_template)
+    real = feedback.for_learner
+
+    def fails_for_one(course, book, sid, **kwargs):  # type: ignore[no-untyped-def]
+        if sid == "c_plus_two":
+            raise ValueError("Exceeds the limit (4300 digits) for integer string conversion")
+        return real(course, book, sid, **kwargs)
+
+    monkeypatch.setattr(feedback, "for_learner", fails_for_one)
+    with Gradebook(gradebook, course.title) as book, pytest.raises(GraderError, match=r"but not these: c_plus_two"):
+        feedback.write_all(course, book, tmp_path / "fb")
+    assert len(list((tmp_path / "fb").iterdir())) == 5 and (tmp_path / "fb" / "e_square.txt").exists()
+
+
 def test_report_needs_a_gradebook(mini_template: Path, tmp_path: Path) -> None:
     result = run_cli("report", "--db", str(tmp_path / "none.sqlite"), cwd=mini_template)
     assert result.returncode == 2 and "grade first" in result.stderr

@@ -26,7 +26,7 @@ from grader.course import Course
 from grader.judge import grade
 from grader.records import replace
 from grader.results import StageResult, Status
-from grader.run import jail, protocol
+from grader.run import jail, protocol, safetext
 from tests.conftest import UNSANDBOXED, representatives, run_cli, write_student
 
 HOSTILE_DIR = Path(__file__).resolve().parent / "hostile"
@@ -311,7 +311,7 @@ def test_a_frame_larger_than_the_case_allows_is_refused_from_its_header():
 
 
 def test_text_from_a_submission_is_made_safe_where_it_enters():
-    text = protocol.safe_text("a\ud800b\x1b[2J\x07c\n\td" + "x" * 100, cap=20)
+    text = safetext.safe_text("a\ud800b\x1b[2J\x07c\n\td" + "x" * 100, cap=20)
     assert "\ud800" not in text and "\x1b" not in text and "\x07" not in text
     assert text.startswith("a?b\\x1b[2J\\x07c\n\td")
     text.encode("utf-8")  # encodable: a gradebook or a JSON file can hold it

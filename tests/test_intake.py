@@ -12,7 +12,7 @@ import shutil
 import stat
 import struct
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 from conftest import run_cli
@@ -99,6 +99,13 @@ def test_a_zip_listing_too_many_entries_is_refused_before_it_is_read(tmp_path: P
     assert intake.zip_entry_count(lying, 1000) == 300 and intake.zip_entry_count(lying, 200) == 201
     with pytest.raises(submissions.SubmissionError, match="lists at least 201 entries"):
         submissions.unpack(submissions.Submission("lying", lying), tmp_path / "out2", declared=DECLARED)
+    # red team round 9: the same with the directory's offset declared 0 (zipfile reads it before the end record)
+    data[end + 16:end + 20] = struct.pack("<I", 0)
+    lying.write_bytes(bytes(data))
+    assert intake.zip_entry_count(lying, 200) == 201
+    prepended = tmp_path / "sfx.zip"  # a self-extracting zip: data before it, offsets as written: counted the same
+    prepended.write_bytes(b"#!stub\n" * 100 + zpath.read_bytes())
+    assert intake.zip_entry_count(prepended, 1000) == 300
     assert not opened
 
 
@@ -297,3 +304,21 @@ def test_a_submission_s_digest_reads_only_what_intake_could_take(tmp_path: Path,
     with open(sub / ".venv" / "huge", "ab") as f:
         f.write(b"x")
     assert len({one, two, three}) == 3 and contents.digest(submissions.Submission("alice", sub)) == three
+
+
+def test_a_helper_whose_escaped_name_is_too_long_is_graded_under_a_cut_one(mini: Course, tmp_path: Path) -> None:
+    """Red team round 9: a helper named with 84 bidi controls (255 bytes) became 507 once made printable: the file
+    system refused it and the row was a grader error."""
+    subs = tmp_path / "subs"
+    folder(subs, "alice", student(GOOD))
+    folder(subs, "mallory", student({**GOOD, "\u202e" * 84: "X = 1\n"}))
+    make_zip(subs / "zed.zip", [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()] +
+             [("student/" + "\x01" * 252 + ".py", b"X = 1\n")])
+    with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
+        summary = batch.run(mini, subs, book, batch.BatchOptions(unsandboxed=True))
+        rows = {r.id: r for r in book.rows()}
+    assert summary.graded == 3 and summary.errors == 0, {k: (r.state, r.message[:200]) for k, r in rows.items()}
+    assert rows["mallory"].points == rows["alice"].points == rows["zed"].points
+    names = intake.choose([PurePosixPath("student/" + "\u202e" * 84 + ".py")], DECLARED, False, "x")
+    (target,) = names.values()
+    assert len(target.name.encode()) <= 255 and "~" in target.name and "\\u202e" in target.name

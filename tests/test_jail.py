@@ -380,6 +380,16 @@ def test_a_forged_npy_payload_is_refused():
     call = Call("c", "student.x", "f", {})
     out = protocol.result_of(call, {"status": "ok", "keys": [""]}, [lying], 0.0)
     assert out.status is B
+    # red team round 9: UCS-4 text holding a value past 0x10FFFF (or a surrogate) made str() raise in the grader
+    for points, order in (([0x41, 0x110000], "<"), ([0xD800], "<"), ([0x41, 0xFFFFFFFF], ">")):
+        text = np.frombuffer(np.array(points, dtype=f"{order}u4").tobytes(), dtype=f"{order}U{len(points)}")
+        buf = io.BytesIO()
+        np.lib.format.write_array(buf, text.reshape(()), allow_pickle=False)
+        assert protocol.result_of(call, {"status": "ok", "keys": [""]}, [buf.getvalue()], 0.0).status is B
+    for fine in (np.asarray("héllo ✓"), np.asarray("abc", dtype=">U3")):
+        buf = io.BytesIO()
+        np.lib.format.write_array(buf, fine, allow_pickle=False)
+        assert str(protocol.read_npy(buf.getvalue())) == str(fine)
 
 
 @needs_jail
@@ -643,16 +653,42 @@ def test_a_worker_that_cannot_start_after_learner_code_ran_fails_that_learner_s_
 @needs_jail
 def test_the_jail_s_processes_are_the_first_the_kernel_kills_for_memory(mini):
     """Red team round 8: a jail inherited the machine's oom_score_adj (-1000 here) and could keep it. The grader
-    writes 1000 while still root, which is also the least the learner's code may write there later."""
+    writes 1000 while still root, which, where it holds CAP_SYS_RESOURCE, is also the least the learner's code may
+    write there later."""
     text = ("def run_double(x):\n"
             "    print('adj', open('/proc/self/oom_score_adj').read().strip())\n"
             "    try:\n"
             "        with open('/proc/self/oom_score_adj', 'w') as f:\n"
-            "            f.write('-1000')\n"
+            "            f.write('999')\n"
             "        print('lowered', open('/proc/self/oom_score_adj').read().strip())\n"
             "    except OSError as e:\n"
             "        print('refused', type(e).__name__)\n"
             "    return 2 * x\n")
     statuses, outcomes, _ = in_jail(mini, text)
-    assert statuses == [P, P, P] and "adj 1000" in outcomes[0].output and "refused" in outcomes[0].output, \
-        outcomes[0].output
+    assert statuses == [P, P, P] and "adj 1000" in outcomes[0].output, outcomes[0].output
+    # red team round 9: 1000 is a floor only where the grader holds CAP_SYS_RESOURCE (Docker's default set lacks it)
+    caps = next(int(line.split()[1], 16) for line in open("/proc/self/status") if line.startswith("CapEff:"))
+    floor = bool(caps >> 24 & 1)
+    assert ("refused" in outcomes[0].output) == floor, (floor, outcomes[0].output)
+
+
+@needs_jail
+def test_a_start_frame_past_the_last_call_is_the_learner_s_own_failure(mini):
+    """Red team round 9: `start N` after all N results made the grader index past its calls (a grader error)."""
+    statuses, outcomes, _ = in_jail(mini, hostile("forges_start_past_end.py"))
+    assert statuses == [Status.EXCEPTION] * 3, [o.message for o in outcomes]
+
+
+def test_a_printed_output_count_past_any_file_is_cut_to_one_a_file_can_hold():
+    """Red team round 9: output_cut 10**4300 - 1 reached the gradebook, and formatting it stopped every learner's
+    feedback file after the one that held it."""
+    from grader.report import casetext
+    from grader.results import CaseResult
+
+    call = Call("c", "student.x", "f", {})
+    header = {"status": "exception", "message": "m", "output": "x\n" * 50, "output_cut": 10**4300 - 1}
+    out = protocol.result_of(call, header, [], 0.0)
+    assert out.output_cut == protocol.CUT_CAP
+    stored = CaseResult(stage="s", case="c", function="f", status=Status.FAIL, stdout="x\n" * 50,
+                        stdout_cut_lines=10**4300 - 1)  # a record kept before the cap
+    assert any("more lines" in line for line in casetext.printed(stored, casetext.Style(False), 3, {}))

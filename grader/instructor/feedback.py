@@ -18,7 +18,7 @@ from pathlib import Path
 
 from grader import fsutil
 from grader.course import Course
-from grader.errors import UsageError
+from grader.errors import GraderError, UsageError
 from grader.instructor import late
 from grader.instructor.gradebook import Gradebook
 from grader.report import text
@@ -94,11 +94,21 @@ def write_all(course: Course, book: Gradebook, out: Path, deadline: float | None
         raise UsageError(f"cannot make the folder {out}: {e.strerror or e}; pass another --feedback DIR")
     rows = _rows(course, book, deadline)
     names = file_names(rows)
-    written = []
-    for sid in sorted(rows):
+    written, failed = [], []
+    for sid in sorted(rows):  # one learner's file that cannot be written does not stop the others' (red team round 9)
         path = out / names[sid]
-        fsutil.write_text(path, for_learner(course, book, sid, rows=rows))
+        try:
+            fsutil.write_text(path, for_learner(course, book, sid, rows=rows))
+        except OSError:
+            raise  # the folder itself (a full disk): every later file would fail the same way
+        except Exception as e:  # noqa: BLE001 - named below, after every other learner's file is written
+            failed.append(f"{sid} ({type(e).__name__}: {e})"[:300])
+            continue
         written.append(path)
+    if failed:
+        raise GraderError(f"wrote {len(written)} feedback files to {out}, but not these: {'; '.join(failed[:5])}"
+                          + (" ..." if len(failed) > 5 else "") + ". This is a bug in the grader: please report it "
+                          "with the gradebook.")
     return written
 
 

@@ -79,11 +79,14 @@ def autograde(course: Course, submission: Path, results: Path, unsandboxed: bool
         data = gradescope_report.failure(f"Your submission could not be graded: {why}\nSubmit your student/ "
                                          "folder, or the stage files themselves (e.g. gelu.py).")
     except GraderError as e:
-        data = gradescope_report.failure(f"The autograder is misconfigured ({e}). Your instructor has been "
+        why = paths.scrub(str(e), paths.places(scratch, submission.absolute(), course.root))
+        data = gradescope_report.failure(f"The autograder is misconfigured ({why}). Your instructor has been "
                                          "shown this message; nothing is wrong with your submission.")
     except Exception as e:  # noqa: BLE001 - Gradescope must always get a results.json
-        data = gradescope_report.failure(f"The autograder failed: {type(e).__name__}: {e}. Your instructor can "
-                                         "see this message; resubmit later.")
+        # scrubbed too: a message must not name the grading machine's folders (red team round 9)
+        why = paths.scrub(f"{type(e).__name__}: {e}", paths.places(scratch, submission.absolute(), course.root))
+        data = gradescope_report.failure(f"The autograder failed: {why}. Your instructor can see this message; "
+                                         "resubmit later.")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     tmp = results.with_name(results.name + ".partial")

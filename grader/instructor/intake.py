@@ -12,6 +12,7 @@ happened to be zipped along.
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import time
 import zipfile
@@ -20,7 +21,9 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from grader.errors import GraderError
-from grader.run import protocol
+from grader.run import safetext
+
+MAX_NAME_BYTES = 255  # of a file's name, as file systems take it
 
 # Folders skipped wherever they appear (compared without case); every folder whose name starts with a dot too.
 IGNORED_DIRS = frozenset({"__macosx", "__pycache__", "venv", "env", "node_modules", "site-packages",
@@ -36,7 +39,7 @@ def printable(text: str) -> str:
     applied where the name enters, so that the terminal, the gradebook, CSV and JSON all get plain UTF-8 text.
     """
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return protocol.safe_name(text)
+    return safetext.safe_name(text)
 
 
 class IntakeError(GraderError):
@@ -78,11 +81,24 @@ def choose(paths: Sequence[PurePosixPath], declared: Sequence[str], flat_ok: boo
         if rel.as_posix().casefold() in wanted:
             picks.setdefault(PurePosixPath(wanted[rel.as_posix().casefold()]), []).append(path)
         elif len(rel.parts) == 1:  # a helper beside the stage files keeps its own name, made printable
-            picks.setdefault(PurePosixPath("student", printable(rel.stem) + ".py"), []).append(path)
+            picks.setdefault(PurePosixPath("student", _helper_name(rel.stem)), []).append(path)
         elif len(rel.parts) == 2 and _package_name(rel.parts[0]):  # a helper package: student/helpers/heads.py
-            picks.setdefault(PurePosixPath("student", rel.parts[0], printable(rel.stem) + ".py"), []).append(path)
+            picks.setdefault(PurePosixPath("student", rel.parts[0], _helper_name(rel.stem)), []).append(path)
     # of two case variants of one file (gelu.py, GELU.py), the declared spelling wins, then the first by name
     return {min(found, key=lambda p: (p.name != target.name, p.as_posix())): target for target, found in picks.items()}
+
+
+def _helper_name(stem: str) -> str:
+    """A helper's file name: its own, made printable, and cut (with a digest of the whole) to what a file system takes.
+
+    Escaping makes a name longer (a bidi control, 3 bytes, becomes 6 characters), so a name of 255 bytes became one
+    the file system refused, and the row a grader error (red team round 9).
+    """
+    shown = printable(stem) + ".py"
+    if len(shown.encode("utf-8")) <= MAX_NAME_BYTES:
+        return shown
+    digest = hashlib.sha256(stem.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return printable(stem).encode("utf-8")[:200].decode("utf-8", "ignore") + f"~{digest}.py"
 
 
 def _package_name(name: str) -> bool:
@@ -138,17 +154,19 @@ def zip_entry_count(path: Path, cap: int) -> int | None:
             at = tail.rfind(b"PK\x05\x06")
             if at < 0 or len(tail) < at + 22:
                 return None
-            count, cd_size, cd_offset = struct.unpack_from("<HII", tail, at + 10)
-            locator = tail.rfind(b"PK\x06\x07", 0, at)
-            if locator >= 0 and len(tail) >= locator + 20:  # zip64: the figures are in its own record
-                (offset,) = struct.unpack_from("<Q", tail, locator + 8)
-                f.seek(offset)
+            where = size - len(tail) + at  # the end record's place in the file
+            count, cd_size = struct.unpack_from("<HI", tail, at + 10)
+            if at >= 20 and tail[at - 20:at - 16] == b"PK\x06\x07":  # zip64: its record just before the locator,
+                f.seek(where - 20 - 56)  # where zipfile reads it (not where the locator says)
                 record = f.read(56)
-                if record[:4] == b"PK\x06\x06" and len(record) >= 56:
-                    count, cd_size, cd_offset = struct.unpack_from("<QQQ", record, 32)
+                if record[:4] == b"PK\x06\x06" and len(record) == 56:
+                    count, cd_size = struct.unpack_from("<QQ", record, 32)
+                    where -= 20 + 56
             if count > cap:
                 return int(count)
-            return max(int(count), _central_headers(f, cd_offset, min(cd_size, size), cap))
+            # zipfile reads the directory just before the end record, whatever offset the record declares (red
+            # team round 9: an offset of 0 sent the count to the first local header, and zipfile read a million)
+            return max(int(count), _central_headers(f, where - cd_size, cd_size, cap))
     except (OSError, ValueError, OverflowError, struct.error):
         return None
 

@@ -13,6 +13,7 @@ a SubmissionError naming the file and the next step. Names from a submission are
 
 from __future__ import annotations
 
+import errno
 import lzma
 import os
 import stat
@@ -125,11 +126,17 @@ def _write(dest: Path, rel: PurePosixPath, data: bytes, mtime: float | None = No
     zip make the grader write tens of thousands of files.
     """
     target = dest.joinpath(*rel.parts)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    init = dest / rel.parts[0] / "__init__.py"
-    if len(rel.parts) > 1 and not init.exists():
-        init.write_text("")
-    target.write_bytes(data)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        init = dest / rel.parts[0] / "__init__.py"
+        if len(rel.parts) > 1 and not init.exists():
+            init.write_text("")
+        target.write_bytes(data)
+    except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):  # the grader's own disk: not the submission's doing
+            raise
+        raise SubmissionError(f"{printable(rel.as_posix())}: cannot be written as a file here ({e.strerror or e}); "
+                              "rename it and submit again") from None
     if mtime is not None:  # the submission's own time (grader/instructor/late.py reads it); an implausible one
         when = mtime if late.plausible(mtime) else 0.0  # is unknown (0 is never taken for a submission's time)
         os.utime(target, (when, when))

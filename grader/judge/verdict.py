@@ -19,7 +19,8 @@ from grader.judge import compare
 from grader.judge.decoys import CACHE, Lazy
 from grader.judge.sources import CaseSource
 from grader.results import CaseResult, Comparison, Status
-from grader.run.protocol import Outcome, safe_text
+from grader.run.protocol import Outcome
+from grader.run.safetext import safe_text
 
 
 def judge(stage: Stage, case: Case, inputs: dict[str, Any], outcome: Outcome, source: CaseSource,
@@ -35,7 +36,12 @@ def judge(stage: Stage, case: Case, inputs: dict[str, Any], outcome: Outcome, so
     elementwise_input = None
     if fn.elementwise:
         elementwise_input = next((v for v in inputs.values() if isinstance(v, np.ndarray)), None)
-    result.comparisons = compare.compare_outputs(value, expected, case.tolerance, elementwise_input)
+    try:
+        result.comparisons = compare.compare_outputs(value, expected, case.tolerance, elementwise_input)
+    except Exception as e:  # noqa: BLE001 - whatever the learner's value does to the comparison is the case's failure
+        result.status, result.message = Status.FAIL, ("the grader could not compare this output with the expected "
+                                                      f"one ({type(e).__name__}: {safe_text(e, 200)})")
+        return
     checkable = fn.check is not None and (stage.dir / "reference.py").exists()  # a handout: compared with expected
     if checkable and fn.check is not None and not any(c.problem for c in result.comparisons):
         _check(stage, fn.check, inputs, value, result)

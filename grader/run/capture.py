@@ -15,7 +15,8 @@ import signal
 import stat
 import time
 
-from grader.run.protocol import OUTPUT_CAP, safe_text
+from grader.run.protocol import OUTPUT_CAP
+from grader.run.safetext import safe_text
 
 _CHUNK = 1 << 20
 STACK_WAIT = 0.2  # seconds a timed-out process has to write its stack before it is killed

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from grader.results import Status
-from grader.run.protocol import MESSAGE_CAP, Call
+from grader.run.protocol import Call
+from grader.run.safetext import MESSAGE_CAP
 
 
 def student_modules() -> list[str]:

@@ -14,7 +14,6 @@ import json
 import math
 import mmap
 import os
-import re
 import signal
 import struct
 from collections.abc import Iterator
@@ -24,13 +23,14 @@ import numpy as np
 
 from grader.records import Record, field
 from grader.results import Status
+from grader.run.safetext import MESSAGE_CAP, safe_text
 
 HEADER = struct.Struct("<Q")  # a frame's header length
 HEADER_CAP = 1 << 20  # the largest JSON header a child may send
 PARTS_CAP = 1024  # payloads one frame may carry (a dict output has one per key)
 FRAME_CAP = 1 << 30  # the most one call may send back when nothing tighter is known
 OUTPUT_CAP = 8 * 1024  # bytes of a call's printed output kept
-MESSAGE_CAP = 16 * 1024  # characters of a child's message kept
+CUT_CAP = 1 << 30  # lines of printed output a call can have had cut: no more than the bytes a file may hold
 OBSERVED_CAP = 2000  # observed calls kept of one call (run/observe.py records no more): 32 tokens x 12 blocks is 384
 
 # The statuses a child may report about itself. PASS and FAIL are decided by the grader's comparison, and
@@ -84,33 +84,6 @@ class Outcome(Record):
     where: str | None = None  # a timed-out call: the learner's line it was on ("student/gelu.py:11  while ...")
     isolation: str | None = None  # graded: what kept the child apart from the grader (SECURITY.md)
     observed: list[dict[str, Any]] | None = None  # the call's observed calls (run/observe.py), as the child said
-
-
-# The one set of characters no text from a submission may carry as it is (printed output, messages, and the names
-# of its files and folders: instructor/intake.py): C0/C1 controls, Unicode's bidirectional overrides and isolates,
-# which reorder what a terminal or a browser shows after them (a forged line reads differently from its bytes: red
-# team round 4), and the line and paragraph separators str.splitlines splits on. Newline and tab stay in text.
-_UNSHOWN = "\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029"
-_CONTROL = re.compile(f"[\x00-\x08{_UNSHOWN}]")
-_CONTROL_IN_NAMES = re.compile(f"[\x00-\x0a{_UNSHOWN}]")  # a name has no newline or tab either
-
-
-def _escape(m: re.Match[str]) -> str:
-    code = ord(m.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
-    """Text from a submission, fit to show anywhere: valid Unicode, no terminal control codes, bounded length."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
-    text = str(text)[:cap].encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates become '?'
-    return _CONTROL.sub(_escape, text)
-
-
-def safe_name(text: str) -> str:
-    """A name from a submission (a file, a folder, a zip entry) as plain text: every unshown character escaped."""
-    return _CONTROL_IN_NAMES.sub(_escape, text)
 
 
 def encode(header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = (), sizes: list[int] | None = None
@@ -261,7 +234,12 @@ def read_npy(data: bytes | memoryview) -> np.ndarray:
     if len(body) != math.prod(shape) * dtype.itemsize:
         raise ValueError("the payload's size does not match its shape")
     # A read-only view of the payload's own bytes, not a copy: a model's logits (51 MB) are held once.
-    return np.frombuffer(body, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+    array = np.frombuffer(body, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+    if dtype.kind == "U":  # UCS-4 holds any 32-bit value; text is code points up to 0x10FFFF, no surrogates
+        points = np.frombuffer(body, dtype=np.dtype("u4").newbyteorder(dtype.byteorder))
+        if ((points > 0x10FFFF) | ((points >= 0xD800) & (points <= 0xDFFF))).any():
+            raise ValueError("text that is not Unicode (red team round 9: str() of it raised in the grader)")
+    return array
 
 
 def result_of(call: Call, header: dict[str, Any], parts: list[memoryview], seconds: float) -> Outcome:
@@ -271,7 +249,8 @@ def result_of(call: Call, header: dict[str, Any], parts: list[memoryview], secon
     output, cut = header.get("output", ""), header.get("output_cut", 0)
     common: dict[str, Any] = {
         "output": safe_text(output, OUTPUT_CAP) if isinstance(output, str) else "",
-        "output_cut": cut if type(cut) is int and cut >= 0 else 0, "seconds": seconds, **text,
+        # at most the lines a capture file can hold (red team round 9: 10**4300 - 1 stopped every feedback file)
+        "output_cut": min(cut, CUT_CAP) if type(cut) is int and cut >= 0 else 0, "seconds": seconds, **text,
         "modules": [safe_text(m, 200) for m in modules[:1000]] if isinstance(modules, list) else []}
     if header.get("status") != "ok":
         try:

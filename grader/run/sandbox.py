@@ -34,7 +34,8 @@ from grader.errors import GraderError
 from grader.records import Record, field
 from grader.results import Status
 from grader.run import capture, child, confine, reap
-from grader.run.protocol import Call, Frames, Limits, Outcome, ended, result_of, safe_text, timeout_message
+from grader.run.protocol import Call, Frames, Limits, Outcome, ended, result_of, timeout_message
+from grader.run.safetext import safe_text
 
 Substitutes = dict[str, dict[str, Callable[..., Any]]]
 

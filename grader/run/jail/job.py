@@ -25,7 +25,8 @@ from grader.results import Status
 from grader.run import capture
 from grader.run.jail.mounts import ROOT_IN_JAIL
 from grader.run.jail.spawn import Box, JailError
-from grader.run.protocol import Call, Limits, Outcome, ended, out_of_memory, result_of, safe_text, timeout_message
+from grader.run.protocol import Call, Limits, Outcome, ended, out_of_memory, result_of, timeout_message
+from grader.run.safetext import safe_text
 
 RETIRED = 75  # grader/run/jail/inside.py's worker exit code after a call that left threads or processes running
 ENDED_WAIT = 10.0  # seconds for a worker to exit after its last result
@@ -105,7 +106,8 @@ class Job:
             return self._ended(header)
         if "start" in header:
             pid = header.get("pid")
-            if self.awaiting or type(header["start"]) is not int or header["start"] != self.reported:
+            if (self.awaiting or type(header["start"]) is not int or header["start"] != self.reported
+                    or self.reported >= len(self.calls)):  # red team round 9: `start N` after the last result
                 frames.broken = "sent frames out of order (was the grader's pipe written to?)"
                 return None
             self.awaiting, self.started, self.deadline = True, now, now + self.limits.timeout

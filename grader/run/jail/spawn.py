@@ -87,9 +87,10 @@ def prepare(procs: list[str], view: list[tuple[str, bool]] | None, uid: int | No
                 os.close(fd)
         if view is not None:
             _view(view)
-        # The first to go when the machine runs out of memory, and never less so: written while still root, which
-        # also sets the least the jail may write there later (red team round 8: a jail inherited -1000 from the
-        # machine's process tree, and kept it)
+        # The first to go when the machine runs out of memory: written while still root. Where the grader holds
+        # CAP_SYS_RESOURCE this is also the least the jail may write there later; without it (Docker's default set,
+        # red team round 9) the jail may lower it again, as far as the floor the grader itself was started with,
+        # and its own cgroup's memory limit is what bounds it (red team round 8: a jail inherited -1000 and kept it)
         with contextlib.suppress(OSError):
             with open("/proc/self/oom_score_adj", "w") as f:
                 f.write("1000")
