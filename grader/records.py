@@ -63,6 +63,7 @@ class Record:
     """The base of every record: `class Point(Record): x: float; y: float = 0.0`."""
 
     _names: ClassVar[tuple[str, ...]] = ()
+    _name_set: ClassVar[frozenset[str]] = frozenset()
     _defaults: ClassVar[dict[str, Field]] = {}
     _frozen: ClassVar[bool] = False
     _constants: ClassVar[dict[str, Any]] = {}  # the defaults that are values
@@ -93,6 +94,7 @@ class Record:
         if late:
             raise TypeError(f"{cls.__name__}: field '{late[0]}' has no default but follows one that has")
         cls._names, cls._defaults, cls._frozen = tuple(names), defaults, frozen or cls._frozen
+        cls._name_set = frozenset(names)
         cls._constants = {n: f.default for n, f in defaults.items() if f.default_factory is MISSING}
         cls._factories = tuple((n, f.default_factory) for n, f in defaults.items() if f.default_factory is not MISSING)
         cls._post = hasattr(cls, "__post_init__")
@@ -116,8 +118,8 @@ class Record:
             for name, factory in self._factories:
                 if name not in kwargs:
                     kwargs[name] = factory()
-            if len(kwargs) != len(names):
-                self._wrong((), kwargs)
+        if kwargs.keys() != self._name_set:  # an unknown name, standing in for a missing one or beside them all
+            self._wrong((), kwargs)
         self.__dict__.update(kwargs)
         if self._post:
             self.__post_init__()  # type: ignore[attr-defined]

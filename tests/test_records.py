@@ -53,6 +53,8 @@ def test_construction_defaults_and_factories() -> None:
     (lambda: Point(1.0, x=2.0), "multiple values for argument 'x'"),
     (lambda: Point(1.0, w=2.0), "unexpected keyword argument 'w'"),
     (lambda: Point(1.0, 2.0, [], 4), "takes 3 arguments but 4 were given"),
+    (lambda: Point(x=1.0, y=2.0, w=3.0), "unexpected keyword argument 'w'"),  # as many names as fields: still checked
+    (lambda: Point(y=2.0, tags=[], w=3.0), "unexpected keyword argument 'w'"),  # red team round 9: w stood in for x
 ])
 def test_wrong_arguments_raise_as_a_dataclass_does(call, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TypeError, match=message):
