@@ -322,3 +322,27 @@ def test_a_helper_whose_escaped_name_is_too_long_is_graded_under_a_cut_one(mini:
     names = intake.choose([PurePosixPath("student/" + "\u202e" * 84 + ".py")], DECLARED, False, "x")
     (target,) = names.values()
     assert len(target.name.encode()) <= 255 and "~" in target.name and "\\u202e" in target.name
+
+
+def test_a_zip_whose_entries_carry_huge_extra_fields_is_refused_before_zipfile_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 9: zipfile decodes an extra field record by record, copying the rest each time: 64 KiB of
+    empty records cost ~50 ms an entry, a minute of a batch worker for a 64 MB zip."""
+    zpath = make_zip(tmp_path / "ok.zip", [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    data = bytearray(zpath.read_bytes())
+    at = data.find(b"PK\x01\x02")  # the first central directory entry: give it a 64 KiB extra field
+    extra = b"\x99\x99\x00\x00" * (65532 // 4)
+    (name_len,) = struct.unpack_from("<H", data, at + 28)
+    data[at + 30:at + 32] = struct.pack("<H", len(extra))
+    data[at + 46 + name_len:at + 46 + name_len] = extra
+    end = data.rfind(b"PK\x05\x06")
+    (cd_size,) = struct.unpack_from("<I", data, end + 12)
+    data[end + 12:end + 16] = struct.pack("<I", cd_size + len(extra))
+    bad = tmp_path / "extra.zip"
+    bad.write_bytes(bytes(data))
+    opened = []
+    monkeypatch.setattr(zipfile, "ZipFile", lambda *a, **k: opened.append(a))
+    with pytest.raises(submissions.SubmissionError, match="65532 bytes of extra fields"):
+        submissions.unpack(submissions.Submission("extra", bad), tmp_path / "out", declared=DECLARED)
+    assert not opened
+    assert intake.zip_entry_count(zpath, 1000) == len(GOOD)  # an ordinary zip passes

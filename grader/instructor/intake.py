@@ -24,6 +24,7 @@ from grader.errors import GraderError
 from grader.run import safetext
 
 MAX_NAME_BYTES = 255  # of a file's name, as file systems take it
+MAX_EXTRA = 1024  # bytes of one zip entry's extra fields (timestamps, owners, zip64 sizes: well under 100)
 
 # Folders skipped wherever they appear (compared without case); every folder whose name starts with a dot too.
 IGNORED_DIRS = frozenset({"__macosx", "__pycache__", "venv", "env", "node_modules", "site-packages",
@@ -172,7 +173,12 @@ def zip_entry_count(path: Path, cap: int) -> int | None:
 
 
 def _central_headers(f: BinaryIO, offset: int, size: int, cap: int) -> int:
-    """The central directory headers within `size` bytes from offset, counted to cap + 1 at most."""
+    """The central directory headers within `size` bytes from offset, counted to cap + 1 at most.
+
+    An entry whose extra field is longer than any zip tool writes is refused (IntakeError): zipfile decodes an
+    extra field record by record, copying the rest each time, so 64 KiB of empty records cost it ~50 ms an entry
+    before a single name was looked at (red team round 9: a 64 MB zip held a batch worker for a minute).
+    """
     n, at, end = 0, offset, offset + size
     while n <= cap and at + 46 <= end:
         f.seek(at)
@@ -180,6 +186,9 @@ def _central_headers(f: BinaryIO, offset: int, size: int, cap: int) -> int:
         if len(head) < 46 or head[:4] != b"PK\x01\x02":
             break
         name, extra, comment = struct.unpack_from("<HHH", head, 28)
+        if extra > MAX_EXTRA:
+            raise IntakeError(f"{f.name}: entry {n + 1} carries {extra} bytes of extra fields (zip tools write a "
+                              f"few dozen); zip the folder holding student/ again with an ordinary zip tool")
         at += 46 + name + extra + comment
         n += 1
     return n

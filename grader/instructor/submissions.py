@@ -151,7 +151,10 @@ def _choose(paths: list[PurePosixPath], where: Path, flat_ok: bool,
 
 
 def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = ()) -> list[str]:
-    listed = intake.zip_entry_count(path, MAX_ENTRIES)
+    try:
+        listed = intake.zip_entry_count(path, MAX_ENTRIES)
+    except intake.IntakeError as e:
+        raise SubmissionError(str(e)) from None
     if listed is not None and listed > MAX_ENTRIES:
         raise SubmissionError(f"{path}: lists at least {listed} entries (the cap is {MAX_ENTRIES}); submit only "
                               "student/")
