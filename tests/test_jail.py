@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import struct
 import threading
 import time
 from pathlib import Path
@@ -386,6 +387,14 @@ def test_a_forged_npy_payload_is_refused():
         buf = io.BytesIO()
         np.lib.format.write_array(buf, text.reshape(()), allow_pickle=False)
         assert protocol.result_of(call, {"status": "ok", "keys": [""]}, [buf.getvalue()], 0.0).status is B
+    # red team round 9: numpy's own reader tokenizes a header holding `L` (30 ms for 10 KB of newlines, up to a
+    # thousand payloads a result); a header is read only as numpy writes it
+    for header in ("{'descr': '<f8', 'fortran_order': False, 'shape': (1L,), }" + "\n" * 9000,
+                   "{'descr': '<f8', 'fortran_order': False, 'shape': (1L,), }    \n",
+                   "{'shape': (1,), 'descr': '<f8', 'fortran_order': False}    \n"):
+        raw = header.encode()
+        forged = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(raw)) + raw + b"\0" * 8
+        assert protocol.result_of(call, {"status": "ok", "keys": [""]}, [forged], 0.0).status is B
     for fine in (np.asarray("héllo ✓"), np.asarray("abc", dtype=">U3")):
         buf = io.BytesIO()
         np.lib.format.write_array(buf, fine, allow_pickle=False)
@@ -692,3 +701,18 @@ def test_a_printed_output_count_past_any_file_is_cut_to_one_a_file_can_hold():
     stored = CaseResult(stage="s", case="c", function="f", status=Status.FAIL, stdout="x\n" * 50,
                         stdout_cut_lines=10**4300 - 1)  # a record kept before the cap
     assert any("more lines" in line for line in casetext.printed(stored, casetext.Style(False), 3, {}))
+
+
+@needs_jail
+def test_the_grader_s_judging_is_not_the_next_call_s_time(mini):
+    """Red team round 9: a slow verdict (decoys computed the first time, a check running the reference model) was
+    charged to the next call, which timed out before its start was read; the self-paced runner already restarted
+    the clock after judging."""
+    write_student(mini, "double", "def run_double(x):\n    return 2 * x\n")
+    source, calls = calls_of(mini, "double", files=True)
+    statuses = []
+    with jail.Jail(mini.root) as j:
+        for outcome in j.run(calls, Limits(timeout=1.0, memory_mb=1024)):
+            statuses.append(outcome.status)
+            time.sleep(1.5)  # judging that takes longer than a call's timeout
+    assert statuses == [None, None, None], statuses

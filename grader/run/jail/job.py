@@ -91,6 +91,8 @@ class Job:
             out = self._frame(header, parts)
             if out is not None:
                 yield out
+                if not self.awaiting:  # the caller's judging was the grader's time, not the next call's (red team
+                    self._next_deadline()  # round 9: a slow verdict timed the next call out before its start)
             if self.end is not None:
                 return
         if frames.broken is not None:
@@ -123,10 +125,15 @@ class Job:
         if self.box.cgroup.oom_kills() > self.oom0:  # a process of this call was killed for memory: the verdict
             out = self._final(Status.MEMORY, out_of_memory(self.box.memory_mb))
         self.reported, self.awaiting, frames.limit = self.reported + 1, False, 0
-        # The next call's time starts now (loading its inputs takes milliseconds); after the last, the worker's exit
-        # and the resident process's 'ended' are due.
-        self.deadline = now + (self.limits.timeout if self.reported < len(self.calls) else ENDED_WAIT)
+        self._next_deadline()  # from now: reading the result was the grader's time
         return out
+
+    def _next_deadline(self) -> None:
+        """The next call's time starts now (loading its inputs takes milliseconds).
+
+        After the last call, the worker's exit and the resident process's 'ended' are due.
+        """
+        self.deadline = time.monotonic() + (self.limits.timeout if self.reported < len(self.calls) else ENDED_WAIT)
 
     def _ended(self, header: dict[str, Any]) -> Outcome | None:
         """The worker ended: the job is done, the rest need a new worker, or it died before answering a call."""
