@@ -231,6 +231,7 @@ def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:
     folder(subs, "alice", student(GOOD))
     (subs / "m\x1b[2A\x1b[2K\r[2∕2] bob: graded.rar").write_text("x")
     folder(subs, "x\u202essap", student(GOOD))
+    folder(subs, "alice\u200b", student(GOOD))  # red team round 9: a zero-width space made a second "alice"
     raw = os.fsdecode(os.fsencode(str(subs)) + b"/mal\xfflory")
     shutil.copytree(subs / "alice", raw)
     eve = subs / "eve\x1b[2K\x1b[1A"
@@ -244,6 +245,7 @@ def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:
         shown = done.stdout + done.stderr
         assert "\x1b" not in shown and "\r" not in shown and "\u202e" not in shown, shown
     assert "m\\x1b[2A\\x1b[2K\\x0d[2∕2] bob: graded.rar" in runs[0].stdout and "x\\u202essap" in runs[0].stdout
+    assert "alice\\u200b" in runs[0].stdout and "\u200b" not in runs[0].stdout
     assert "mal\\xfflory: graded" in runs[1].stdout and "eve\\x1b[2K\\x1b[1A: graded" in runs[2].stdout
     with Gradebook(tmp_path / "one0.sqlite", mini.title) as book:
         assert [r.id for r in book.rows()] == ["mal\\xfflory"]

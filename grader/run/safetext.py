@@ -12,17 +12,29 @@ from typing import Any
 MESSAGE_CAP = 16 * 1024  # characters of a child's message kept (protocol.py's, the default cap here)
 
 # The one set of characters no text from a submission may carry as it is (printed output, messages, and the names
-# of its files and folders: instructor/intake.py): C0/C1 controls, Unicode's bidirectional overrides and isolates,
-# which reorder what a terminal or a browser shows after them (a forged line reads differently from its bytes: red
-# team round 4), and the line and paragraph separators str.splitlines splits on. Newline and tab stay in text.
-_UNSHOWN = "\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029"
-_CONTROL = re.compile(f"[\x00-\x08{_UNSHOWN}]")
-_CONTROL_IN_NAMES = re.compile(f"[\x00-\x0a{_UNSHOWN}]")  # a name has no newline or tab either
+# of its files and folders: instructor/intake.py), by Unicode category: controls (Cc), format characters (Cf: the
+# bidirectional overrides and isolates, which reorder what a terminal or a browser shows after them, red team round
+# 4; zero-width spaces and joiners, which make two names look alike, round 9), line and paragraph separators (Zl,
+# Zp: str.splitlines splits on them), surrogates, private-use and unassigned code points. Newline and tab stay in
+# text. ASCII text, the common case, is checked with a regular expression; other text a character at a time.
+UNSHOWN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_ASCII_CONTROL_IN_NAMES = re.compile("[\x00-\x1f\x7f]")  # a name has no newline or tab either
 
 
-def _escape(m: re.Match[str]) -> str:
-    code = ord(m.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _escaped(text: str, keep: str) -> str:
+    if text.isascii():
+        pattern = _ASCII_CONTROL if keep else _ASCII_CONTROL_IN_NAMES
+        return pattern.sub(lambda m: _escape(m.group()), text)
+    import unicodedata
+
+    return "".join(_escape(c) if c not in keep and unicodedata.category(c) in UNSHOWN_CATEGORIES else c
+                   for c in text)
 
 
 def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
@@ -30,9 +42,9 @@ def safe_text(text: Any, cap: int = MESSAGE_CAP) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     text = str(text)[:cap].encode("utf-8", errors="replace").decode("utf-8")  # lone surrogates become '?'
-    return _CONTROL.sub(_escape, text)
+    return _escaped(text, "\n\t")
 
 
 def safe_name(text: str) -> str:
     """A name from a submission (a file, a folder, a zip entry) as plain text: every unshown character escaped."""
-    return _CONTROL_IN_NAMES.sub(_escape, text)
+    return _escaped(text, "")
