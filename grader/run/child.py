@@ -29,7 +29,7 @@ import numpy as np
 from grader.results import Status
 from grader.run import capture, confine, failures, observe
 from grader.run.protocol import Call, Limits, encode
-from grader.run.values import BadOutput, Pieces, encode_value
+from grader.run.values import BadOutput, Payload, encode_value
 
 FILE_CAP = 1 << 30  # RLIMIT_FSIZE, self-paced: the largest file a learner's call may write
 GRADED_FILES = 1024  # RLIMIT_NOFILE, graded: with the jail's 64 processes, at most 65,536 of the machine's files
@@ -192,20 +192,20 @@ def keep_fds(res_w: int, out: int, stack: int) -> None:
     os.closerange(6, max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
 
 
-def send(fd: int, header: dict[str, Any], parts: list[bytes] | tuple[bytes, ...] = ()) -> None:
+def send(fd: int, header: dict[str, Any], parts: list[Payload] | tuple[Payload, ...] = ()) -> None:
     """One frame (protocol.encode's bytes), written whole.
 
     The header, then each payload from its own buffer: a model's logits are not copied once more into one frame.
     """
-    pieces = [piece for part in parts for piece in (part if isinstance(part, Pieces) else (part,))]
-    for piece in (encode(header, (), sizes=[len(p) for p in parts]), *pieces):
+    pieces = [piece for part in parts for piece in part]
+    for piece in (encode(header, (), sizes=[len(head) + data.nbytes for head, data in parts]), *pieces):
         view = memoryview(piece).cast("B")
         while view:
             view = view[os.write(fd, view):]
 
 
 def call_function(root: Path, call: Call, shared: set[int] | frozenset[int] = frozenset()
-                  ) -> tuple[dict[str, Any], list[bytes]]:
+                  ) -> tuple[dict[str, Any], list[Payload]]:
     """Import and call one learner function; every way it can go wrong becomes a status and a message."""
     module, failed = failures.import_module(root, call)
     if failed is not None:

@@ -15,6 +15,7 @@ from typing import Any
 from grader.results import Status
 from grader.run.protocol import Call
 from grader.run.safetext import MESSAGE_CAP
+from grader.run.values import Payload
 
 
 def student_modules() -> list[str]:
@@ -22,7 +23,7 @@ def student_modules() -> list[str]:
     return sorted(m for m in sys.modules if m == "student" or m.startswith("student."))
 
 
-def import_module(root: Path, call: Call) -> tuple[Any, tuple[dict[str, Any], list[bytes]] | None]:
+def import_module(root: Path, call: Call) -> tuple[Any, tuple[dict[str, Any], list[Payload]] | None]:
     """The learner's module, or the frame that says why it could not be imported."""
     try:
         return importlib.import_module(call.module), None
@@ -55,7 +56,7 @@ def raised_in(root: Path, e: BaseException) -> str | None:
     return f"{rel(root, mine[-1].filename)}:{mine[-1].name}" if mine else None
 
 
-def err(status: Status, message: str, raised_in: str | None = None) -> tuple[dict[str, Any], list[bytes]]:
+def err(status: Status, message: str, raised_in: str | None = None) -> tuple[dict[str, Any], list[Payload]]:
     """The result frame of a call that ended in `status`."""
     # cut here: a frame's header over HEADER_CAP would be refused whole, and the verdict lost with it
     return {"status": status.value, "message": message[:MESSAGE_CAP], "modules": student_modules(),

@@ -16,7 +16,11 @@ class BadOutput(Exception):
     """What the learner's function returned is not an array of numbers; the message says what it was."""
 
 
-def encode_value(result: Any, returns: str, keys: tuple[str, ...] = ()) -> tuple[list[str], list[bytes]]:
+# One payload: an array's .npy header, then the array's own memory, sent one after the other (child.send)
+Payload = tuple[bytes, memoryview]
+
+
+def encode_value(result: Any, returns: str, keys: tuple[str, ...] = ()) -> tuple[list[str], list[Payload]]:
     """The learner's return value as named .npy payloads.
 
     An array; a dict's arrays; a tuple's arrays (nested tuples flattened in order, named by `keys`); or text, as a 0-d
@@ -25,9 +29,7 @@ def encode_value(result: Any, returns: str, keys: tuple[str, ...] = ()) -> tuple
     if returns == "text":
         if type(result) is not str:
             raise BadOutput(f"returned {_describe(result)}; return text (a str)")
-        buf = io.BytesIO()
-        np.lib.format.write_array(buf, np.asarray(result), allow_pickle=False)
-        return [""], [buf.getvalue()]
+        return [""], [_npy(np.asarray(result))]
     if returns == "dict":
         if not isinstance(result, dict):
             raise BadOutput(f"returned {_describe(result)}; expected a dict of arrays")
@@ -36,23 +38,10 @@ def encode_value(result: Any, returns: str, keys: tuple[str, ...] = ()) -> tuple
         items = list(zip(keys, _flat(result, keys), strict=True))
     else:
         items = [("", result)]
-    names: list[str] = []
-    parts: list[bytes] = []
-    for key, value in items:
-        head, data = _npy(_as_array(value, key))
-        names.append(key)
-        parts.append(Pieces((head, data)))  # type: ignore[arg-type]  # sent piece by piece (child.send)
-    return names, parts
+    return [key for key, _ in items], [_npy(_as_array(value, key)) for key, value in items]
 
 
-class Pieces(tuple):  # type: ignore[type-arg]
-    """One payload sent as several buffers in a row: an array's .npy header, then its data where it lies."""
-
-    def __len__(self) -> int:  # the payload's size in bytes, as a bytes part's len()
-        return sum(len(piece) for piece in tuple.__iter__(self))
-
-
-def _npy(array: np.ndarray) -> tuple[bytes, memoryview]:
+def _npy(array: np.ndarray) -> Payload:
     """An array as .npy bytes: the header, and the array's own memory (a model's logits, 200 MB, are not copied)."""
     head = io.BytesIO()
     header = np.lib.format.header_data_from_array_1_0(array)
