@@ -41,9 +41,6 @@ class Field:
             raise ValueError("a field takes a default or a default_factory, not both")
         self.default, self.default_factory = default, default_factory
 
-    def value(self) -> Any:
-        return self.default if self.default_factory is MISSING else self.default_factory()
-
 
 @overload
 def field(*, default: T) -> T: ...
