@@ -2,7 +2,8 @@
 
     python bench/jail.py [--rounds 5] [--n 40]
 
-Two settings, each grading submissions of the course's four stages (gelu, conv1d, mlp, checkpoint) as `batch` does
+Two settings, each grading submissions of the issue's four stages (gelu, conv1d, mlp, checkpoint: `batch --stage`
+on each, as the course now has more) as `batch` does
 (grader.instructor.batch: unpack, every stage with its hidden cases, compare, decoys):
   fork   --unsandboxed: today's forked graded child (grader/run/sandbox.py + confine.py), a child per stage
   jail   the default: one bubblewrap jail per submission (grader/run/jail/), a fresh interpreter, its own cgroup;
@@ -15,7 +16,8 @@ Rows:
   --jobs 2 throughput          `batch --jobs 2` over the same submissions, in submissions per minute
 --unsandboxed is no longer quite the forked path of before the jail (it grades public and hidden cases in two passes,
 each in a process of its own), so the forked rows also run the grader as it was before the jail (--baseline, a git
-revision: its grader/ is exported to a temporary folder and run in a subprocess on the same submissions).
+revision: its whole tree, grader and four-stage course, is exported to a temporary folder and run in a subprocess on
+the same submissions; that grader cannot read today's course.yaml).
 Targets (issue 9): the jail adds <= 0.15 s per submission; --jobs 2 grades >= 150 submissions a minute jailed.
 Needs bubblewrap and cgroups (root, or a delegated cgroup v2 subtree). Writes bench/results/jail.json.
 """
@@ -41,7 +43,10 @@ from bench.batch import generate, stage_files  # noqa: E402
 from grader.course import Course, load_course  # noqa: E402
 from grader.instructor import batch, submissions  # noqa: E402
 from grader.instructor.gradebook import Gradebook  # noqa: E402
+from grader.records import replace  # noqa: E402
 from grader.run import jail  # noqa: E402
+
+STAGES = ("gelu", "conv1d", "mlp", "checkpoint")  # the course when issue 9 set its targets
 
 
 def correct(course: Course, dest: Path) -> submissions.Submission:
@@ -58,7 +63,8 @@ def alone(course: Course, sub: submissions.Submission, rounds: int) -> dict[str,
         for setting in ("fork", "jail"):
             jail.discard_spare()  # no spare: this submission's jail starts when it is graded
             t0 = time.perf_counter()
-            entry = batch.grade_submission(course, sub, "d", batch.BatchOptions(unsandboxed=setting == "fork"))
+            entry = batch.grade_submission(course, sub, "d", batch.BatchOptions(unsandboxed=setting == "fork",
+                                                                                stages=STAGES))
             seconds = time.perf_counter() - t0
             assert entry.report is not None and entry.report.passed, (setting, entry.message)
             if i:
@@ -69,7 +75,7 @@ def alone(course: Course, sub: submissions.Submission, rounds: int) -> dict[str,
 def in_batch(course: Course, subs: Path, db: Path, jobs: int, unsandboxed: bool) -> dict[str, float]:
     book = Gradebook(db, course.title)
     t0 = time.perf_counter()
-    summary = batch.run(course, subs, book, batch.BatchOptions(jobs=jobs, unsandboxed=unsandboxed))
+    summary = batch.run(course, subs, book, batch.BatchOptions(jobs=jobs, unsandboxed=unsandboxed, stages=STAGES))
     wall = time.perf_counter() - t0
     book.close()
     n = summary.graded + summary.rejected + summary.errors
@@ -84,9 +90,9 @@ from pathlib import Path
 from grader.course import load_course
 from grader.instructor import batch
 from grader.instructor.gradebook import Gradebook
-course, subs, out = load_course(Path(sys.argv[2])), Path(sys.argv[3]), {}
+course, subs, out = load_course(Path(sys.argv[1])), Path(sys.argv[2]), {}
 for jobs in (1, 2):
-    book = Gradebook(Path(sys.argv[4]) / f"base{jobs}.sqlite", course.title)
+    book = Gradebook(Path(sys.argv[3]) / f"base{jobs}.sqlite", course.title)
     t0 = time.perf_counter()
     summary = batch.run(course, subs, book, batch.BatchOptions(jobs=jobs))
     wall = time.perf_counter() - t0
@@ -102,10 +108,12 @@ def baseline(rev: str, subs: Path, tmp: Path) -> dict[str, dict[str, float]]:
 
     tree = tmp / "baseline"
     tree.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "grader"], check=True, capture_output=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
-    done = subprocess.run([sys.executable, "-c", BASELINE, str(tree), str(ROOT), str(subs), str(tmp)], check=True,
-                          capture_output=True, text=True, cwd=tmp)
+    done = subprocess.run([sys.executable, "-c", BASELINE, str(tree), str(subs), str(tmp)], capture_output=True,
+                          text=True, cwd=tmp)
+    if done.returncode:
+        raise SystemExit(f"the grader at {rev} failed on the submissions:\n{done.stderr[-3000:]}")
     return dict(json.loads(done.stdout.splitlines()[-1]))
 
 
@@ -121,18 +129,19 @@ def main() -> int:
         print(f"no jail on this machine: {why}")
         return 2
     course = load_course(ROOT)
+    four = replace(course, stages=tuple(course.stage(s) for s in STAGES))  # what the submissions hold
     runs: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-jail-") as tmp:
-        kinds = generate(course, Path(tmp) / "subs", args.n)
+        kinds = generate(four, Path(tmp) / "subs", args.n)
         for jobs in (1, 2):
             for setting in ("jail", "fork"):
                 runs[f"{setting}{jobs}"] = in_batch(course, Path(tmp) / "subs", Path(tmp) / f"{setting}{jobs}.sqlite",
                                                     jobs, unsandboxed=setting == "fork")
-        single = alone(course, correct(course, Path(tmp) / "one"), args.rounds)
+        single = alone(course, correct(four, Path(tmp) / "one"), args.rounds)
         runs.update(baseline(args.baseline, Path(tmp) / "subs", Path(tmp)))
     steady = runs["jail1"]["per_submission_s"] - runs["base1"]["per_submission_s"]
     cold = single["jail"] - single["fork"]
-    print(f"graded cost per submission of {len(course.stages)} stages ({', '.join(s.id for s in course.stages)}); "
+    print(f"graded cost per submission of {len(STAGES)} stages ({', '.join(STAGES)}); "
           f"{args.n} submissions ({kinds['correct']} correct, {kinds['wrong']} wrong, {kinds['broken']} broken)")
     print(f"{'':34}{'before the jail':>16}{'--unsandboxed':>15}{'jail':>9}{'added':>10}")
     print(f"{'per submission, batch --jobs 1':34}{runs['base1']['per_submission_s'] * 1000:13.0f} ms"
