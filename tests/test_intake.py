@@ -109,6 +109,50 @@ def test_a_zip_listing_too_many_entries_is_refused_before_it_is_read(tmp_path: P
     assert not opened
 
 
+ROUND10 = Path(__file__).parent / "hostile" / "redteam" / "round10"
+
+
+def test_entries_are_counted_where_zipfile_reads_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 10: two zips that the grader's own reader of the end record placed elsewhere than zipfile does.
+
+    An end record whose directory-offset field holds the end record's signature (a search from the end found that
+    copy: "not a zip", so nothing was counted), and a 65,535-byte comment pushing the zip64 locator out of the
+    searched window (the end record's count of 1 was taken, zipfile read the zip64 record's 3,000).
+    """
+    import subprocess
+    import sys
+
+    def build(script: str, *args: str) -> Path:
+        out = tmp_path / f"{script}-{len(args)}.zip"
+        subprocess.run([sys.executable, str(ROUND10 / script), str(out), *args], check=True, capture_output=True)
+        return out
+
+    for zipped in (build("sig_offset_zip.py", "entries", "3000"), build("comment_zip64_zip.py", "3000")):
+        assert len(zipfile.ZipFile(zipped).infolist()) == 3000  # what zipfile would list
+        assert intake.zip_entry_count(zipped, 1000) is not None and intake.zip_entry_count(zipped, 1000) > 1000
+        monkeypatch.setattr(submissions, "MAX_ENTRIES", 1000)
+        with pytest.raises(submissions.SubmissionError, match="entries .the cap is 1000."):
+            submissions.unpack(submissions.Submission("z", zipped), tmp_path / zipped.stem, declared=DECLARED)
+    gelu = tmp_path / "gelu.py"
+    gelu.write_text("def run_gelu(x):\n    return x\n")
+    with pytest.raises(intake.IntakeError, match="65532 bytes of extra fields"):
+        intake.zip_entry_count(build("sig_offset_zip.py", "extras", str(gelu), "3"), 1000)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA], ids=["bzip2", "lzma"])
+def test_an_entry_compressed_other_than_by_deflate_is_refused_before_it_is_unpacked(tmp_path: Path,
+                                                                                     method: int) -> None:
+    """Red team round 10: zipfile bounds one read's output for deflate only; 785 bytes of bzip2 made 1 GiB at once."""
+    zipped = tmp_path / "learner.zip"
+    with zipfile.ZipFile(zipped, "w", compression=method) as zf:
+        zf.writestr("student/double.py", GOOD["double"])
+    with pytest.raises(submissions.SubmissionError, match="'student/double.py' is compressed with method "
+                                                          f"{method}, not deflate"):
+        submissions.unpack(submissions.Submission("learner", zipped), tmp_path / "out", declared=DECLARED)
+    stored = make_zip(tmp_path / "ok.zip", [("student/double.py", GOOD["double"].encode())])  # deflate: unpacked
+    assert submissions.unpack(submissions.Submission("ok", stored), tmp_path / "ok", declared=DECLARED)
+
+
 def test_case_variants_pick_the_declared_spelling_first() -> None:
     from pathlib import PurePosixPath as P
 

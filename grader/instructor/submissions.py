@@ -14,7 +14,6 @@ a SubmissionError naming the file and the next step. Names from a submission are
 from __future__ import annotations
 
 import errno
-import lzma
 import os
 import stat
 import zipfile
@@ -172,7 +171,10 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = (
         _check_caps(path, len(chosen), sum(names[src].file_size for src in chosen))
         total, written = 0, []
         for src, rel in sorted(chosen.items()):
-            data = bytearray()
+            if names[src].compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):  # zipfile bounds what
+                raise SubmissionError(f"{path}: '{src}' is compressed with method {names[src].compress_type}, "
+                                      "not deflate; zip the folder again with an ordinary zip tool")  # one read
+            data = bytearray()  # makes of deflate only: a bzip2 or LZMA read unpacked gigabytes (red team round 10)
             try:
                 with zf.open(names[src]) as f:
                     while chunk := f.read(1 << 16):
@@ -182,7 +184,7 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = (
                             raise SubmissionError(f"{path}: '{src}' unpacks to more than the cap "
                                                   f"({MAX_FILE_BYTES} bytes per file); submit your source only")
             except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error,
-                    lzma.LZMAError, ValueError) as e:  # a damaged compressed stream is the zip's fault, not ours
+                    ValueError) as e:  # a damaged compressed stream is the zip's fault, not ours
                 raise SubmissionError(f"{path}: cannot unpack '{src}' ({type(e).__name__}: {e}); zip the folder "
                                       "again")
             _check_text(f"{path}: {src}", bytes(data))
