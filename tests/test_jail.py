@@ -296,6 +296,69 @@ def test_memory_is_capped_for_all_processes_together(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # the hostile corpus: 650,000 files asked for, a few seconds
+def test_files_held_by_mappings_cost_the_jail_memory_so_its_cap_bounds_them(mini):
+    """Red team round 10 filled the machine's table of open files from one jail; no cgroup counts files, but their
+    kernel memory is the jail's, so a jail of 128 MiB holds at most 128 MiB / FILE_COST of them (filetable.py)."""
+    from grader.run.jail import filetable
+
+    cap = 128
+    bound = (cap << 20) // filetable.FILE_COST  # 524,288 files: what filetable.make_room counts on
+    in_use = lambda: int(filetable.FILE_NR.read_text().split()[0])  # noqa: E731
+    before, peak, running = in_use(), [0], [True]
+
+    def watch() -> None:
+        while running[0]:
+            peak[0] = max(peak[0], in_use())
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        statuses, outcomes, j = in_jail(mini, hostile("holds_files_by_mapping.py", PROCS=10),
+                                        Limits(timeout=30, memory_mb=cap))
+    finally:
+        running[0] = False
+        watcher.join()
+    assert peak[0] - before < bound, (before, peak[0], [o.message for o in outcomes])  # 650,000 were asked for
+    assert j.stats[0]["oom_kills"] > 0 or peak[0] - before < bound // 2  # stopped by the memory it cost
+
+
+def test_the_machine_s_file_table_is_made_larger_than_the_jails_could_fill(mini, tmp_path, monkeypatch):
+    from grader.run.jail import filetable
+
+    table, used = tmp_path / "file-max", tmp_path / "file-nr"
+    monkeypatch.setattr(filetable, "FILE_MAX", table)
+    monkeypatch.setattr(filetable, "FILE_NR", used)
+    used.write_text("2000\t0\t2466177\n")
+    table.write_text("2466177\n")  # this machine's: 24 GiB
+    assert filetable.make_room(1, 256) is None  # one jail of 256 MiB: 1 M files at the most, there is room
+    assert table.read_text() == "2466177\n"
+    note = filetable.make_room(2, 4096)  # two of 4 GiB: 33 M
+    assert table.read_text().strip() == str(filetable.CEILING)
+    assert note and "raised fs.file-max" in note and "33,554,432" in note
+    assert filetable.make_room(2, 4096) is None  # once is enough
+    from grader.instructor import commands
+
+    table.write_text("2466177\n")
+    said: list[str] = []
+    commands._file_table(mini, 2, (), True, said.append)  # --unsandboxed: no jail, nothing to make room for
+    assert said == [] and table.read_text() == "2466177\n"
+    commands._file_table(mini, 2, (), False, said.append)  # what batch --jobs 2 does before its first submission
+    assert len(said) == 1 and "raised fs.file-max" in said[0]
+    assert f"{2 * (max(s.memory_mb for s in mini.stages) << 20) // filetable.FILE_COST:,}" in said[0]
+
+    class ReadOnly(type(table)):  # /proc/sys in a container
+        def write_text(self, *a, **k):
+            raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(filetable, "FILE_MAX", ReadOnly(tmp_path / "ro"))
+    (tmp_path / "ro").write_text("100000\n")
+    note = filetable.make_room(1, 1024)
+    assert note and note.startswith("warning:") and "sysctl -w fs.file-max=" in note and "Read-only" in note
+
+
+@needs_jail
 @pytest.mark.slow  # the hostile corpus: fills /tmp
 def test_tmp_is_small_private_and_gone_afterwards(mini, quiet_tmp):
     statuses, outcomes, _ = in_jail(mini, hostile("fills_tmp.py"))

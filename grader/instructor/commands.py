@@ -70,6 +70,7 @@ def run(course: Course, args: Args, say: Say) -> int:
         from grader.instructor import gradescope
 
         assert args.submission is not None and args.results is not None
+        _file_table(course, 1, (), args.unsandboxed, say)
         report = gradescope.autograde(course, args.submission, args.results, unsandboxed=args.unsandboxed)
         say(f"wrote {args.results}" + (f": {report.points:.4g}/{report.max_points:.4g} points" if report else
                                        ": the submission could not be graded (see its output)"))
@@ -142,6 +143,7 @@ def _batch(course: Course, book: object, args: Args, say: Say) -> None:
         raise UsageError(f"--budget {args.budget:g}: give a number of seconds greater than 0")
     options = batch.BatchOptions(jobs=args.jobs, budget=args.budget, stages=args.stages, only=args.only,
                                  force=args.force, unsandboxed=args.unsandboxed)
+    _file_table(course, args.jobs, args.stages, args.unsandboxed, say)
     started = time.monotonic()
 
     def progress(entry: Entry, done: int, total: int) -> None:
@@ -165,6 +167,17 @@ def _batch(course: Course, book: object, args: Args, say: Say) -> None:
         from grader.results import UNJAILED
 
         say(f"note: {UNJAILED}")
+
+
+def _file_table(course: Course, jobs: int, stages: tuple[str, ...], unsandboxed: bool, say: Say) -> None:
+    """Room in the machine's table of open files for all the jails could hold (grader/run/jail/filetable.py)."""
+    if unsandboxed:
+        return
+    from grader.run import jail
+
+    note = jail.make_room(jobs, max(s.memory_mb for s in course.stages if not stages or s.id in stages))
+    if note:
+        say(note)
 
 
 def _outputs(course: Course, book: object, args: Args, deadline: float | None, say: Say) -> None:
