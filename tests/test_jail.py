@@ -677,8 +677,16 @@ def test_no_call_can_signal_another_jail_through_the_files_they_share(mini):
     text = hostile("signals_through_shared_files.py")
     statuses, outcomes, _ = in_jail(mini, text)
     assert statuses == [F, F, F], [o.output for o in outcomes]
-    assert "worked:" not in outcomes[0].output and outcomes[0].output.count("blocked:") == 25, outcomes[0].output
+    assert "worked:" not in outcomes[0].output and outcomes[0].output.count("blocked:") == 26, outcomes[0].output
     assert self_paced(mini, text) == [P, P, P]  # the control: each works outside the jail
+
+
+@needs_jail
+def test_no_input_file_s_link_count_tells_a_jail_how_many_others_hold_it(mini):
+    """Fixture inputs reach a job as copies: a hard link shared the inode, whose link count every jail read."""
+    statuses, outcomes, _ = in_jail(mini, hostile("counts_links.py"))
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    assert ".npy': 1" in outcomes[0].output, outcomes[0].output  # it did read the inputs' counts
 
 
 @needs_jail

@@ -34,7 +34,8 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "userfaultfd",
            "keyctl", "add_key", "request_key", "kcmp", "sysinfo",
            "syslog",  # the kernel log outlives a jail: where dmesg_restrict is 0 a segfault's address is 64 bits in it
-           "fadvise64")  # dropping a shared file's pages: what lets the page cache carry a bit both ways
+           "fadvise64",  # dropping a shared file's pages: what lets the page cache carry a bit both ways
+           "process_madvise")  # madvise's COLD and PAGEOUT by another road (red team round 10b); a jail needs none
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",

@@ -1,8 +1,9 @@
 """The grader's private staging folder for one jail: what the jail may read, and nothing else.
 
 `student/` holds a copy of the submission's student/ (regular files only, no links, 32 MiB: confine.read_tree),
-`jobs/<name>/` each job's inputs and a job.json naming them: verified fixture files linked (or copied) by the
-kernel, other arrays written as .npy, input files (a checkpoint) linked or copied, plain values in the JSON. Expected
+`jobs/<name>/` each job's inputs and a job.json naming them: verified fixture files copied by the kernel, never
+linked (a link count is a figure every jail holding the file reads: red team round 10b timed another jail's hidden
+call by it), other arrays written as .npy, input files (a checkpoint) copied, plain values in the JSON. Expected
 outputs are never written here. Folders and files are made readable by the jail's uid whatever the umask; the
 folder itself is private to the grader (mkdtemp), and a root grader's jail reaches it through its view. Staging
 folders and jails' cgroups carry their grader's pid: what a killed grader left is swept by the next one.
@@ -64,7 +65,7 @@ def write_job(folder: Path, calls: list[Call], limits: Limits) -> None:
 
 
 def _input(folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
-    """How the jail gets one input: an .npy file (linked or written), an input file, a dict of those, a value."""
+    """How the jail gets one input: an .npy file (copied or written), an input file, a dict of those, a value."""
     if isinstance(value, NpyFile | np.ndarray | np.generic):
         key = value.path if isinstance(value, NpyFile) else id(value)
         if key not in written:
@@ -74,7 +75,7 @@ def _input(folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
     if isinstance(value, str) and os.path.isfile(value):  # an artifact (a checkpoint) from the fixtures
         if value not in written:
             written[value] = f"file-{len(written)}-{os.path.basename(value)}"
-            _link_or_copy(value, folder / written[value])
+            _copy(value, folder / written[value])
         return {"file": written[value]}
     if isinstance(value, dict) and all(isinstance(v, np.ndarray) for v in value.values()):
         return {"dict": {str(k): _input(folder, v, written) for k, v in value.items()}}
@@ -87,23 +88,21 @@ def _input(folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
 
 def _write_array(path: Path, value: NpyFile | np.ndarray | np.generic) -> None:
     if isinstance(value, NpyFile):
-        _link_or_copy(value.path, path)  # the same inode, read-only in the jail; or a copy by the kernel
+        _copy(value.path, path)
         return
     with open(path, "xb") as f:
         os.fchmod(f.fileno(), 0o644)
         np.lib.format.write_array(f, np.asarray(value), allow_pickle=False)  # a 0-d array for a scalar
 
 
-def _link_or_copy(source: str, target: Path) -> None:
-    """The same inode where it is readable by others (shown read-only); a copy otherwise, or across file systems."""
-    try:
-        os.link(source, target)
-        if not os.stat(target).st_mode & 0o004:
-            raise OSError("not readable by others")
-    except OSError:
-        target.unlink(missing_ok=True)
-        shutil.copyfile(source, target)
-        os.chmod(target, 0o644)
+def _copy(source: str, target: Path) -> None:
+    """A copy of a fixture file (sendfile: no pass through this process), readable by the jail's uid.
+
+    Not a hard link, though that was free: the inode's link count rises while any jail's job holds it, so a call
+    could read how many jails hold a file at once and another could set it by how long its hidden call runs.
+    """
+    shutil.copyfile(source, target)
+    os.chmod(target, 0o644)
 
 
 def _mkdir(path: Path) -> None:

@@ -42,6 +42,7 @@ def run_double(x):
         "an inet socket (/proc/net/sockstat)": lambda: __import__("socket").socket().close(),
         "syslog (the kernel log)": lambda: _ok(libc.syscall(103, 10, None, 0)),  # SYSLOG_ACTION_SIZE_BUFFER
         "madvise MERGEABLE (KSM)": lambda: mmap.mmap(-1, 4096).madvise(12),
+        "process_madvise PAGEOUT (round 10b)": lambda: _process_madvise(libc),
     }
     for name, way in ways.items():
         try:
@@ -51,6 +52,14 @@ def run_double(x):
         except OSError as e:
             print("blocked:", name, type(e).__name__, e)
     return 2 * x if worked else x * 0
+
+
+def _process_madvise(libc):
+    """madvise's PAGEOUT through process_madvise(2) on this process's own pidfd (x86_64 numbers)."""
+    page = mmap.mmap(-1, 4096)  # page-aligned
+    iov = (ctypes.c_void_p * 2)(ctypes.addressof(ctypes.c_char.from_buffer(page)), 4096)
+    pidfd = _ok(libc.syscall(434, os.getpid(), 0))  # pidfd_open
+    _ok(libc.syscall(440, pidfd, iov, 1, 21, 0))  # process_madvise(pidfd, iov, 1, MADV_PAGEOUT, 0)
 
 
 def _host_figure(path, key, field=1, kind=int):
