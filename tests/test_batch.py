@@ -70,6 +70,30 @@ def grade_cohort(course_root: Path, subs: Path, db: Path, jobs: int = 2) -> tupl
     return batch.run(course, subs, book, batch.BatchOptions(jobs=jobs, budget=2.0, unsandboxed=UNSANDBOXED)), book
 
 
+def test_a_submission_that_kills_its_worker_costs_no_other_learner_their_row(mini_template: Path, tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's death fails every submission in flight with it (BrokenProcessPool): each is graded again alone,
+    and only the one that kills its worker again is an error row (red team round 10: 3 of 6 learners lost theirs)."""
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for name in ("alice", "bob", "killer", "zoe"):
+        folder(subs, name, student(GOOD))
+    real = batch.grade_submission
+
+    def grade(course, sub, digest, options):  # type: ignore[no-untyped-def]
+        if sub.id == "killer":
+            os._exit(9)  # as the kernel's OOM killer ends a worker
+        return real(course, sub, digest, options)
+
+    monkeypatch.setattr(batch, "grade_submission", grade)  # the workers are forks: they see it
+    course = load_course(mini_template)
+    with Gradebook(tmp_path / "gb.sqlite", course.title) as book:
+        summary = batch.run(course, subs, book, batch.BatchOptions(jobs=2, budget=5.0, unsandboxed=True))
+        rows = {r.id: r for r in book.rows()}
+    assert summary.errors == 1 and rows["killer"].state == "error" and "died, twice" in rows["killer"].message
+    assert all(rows[n].state == "graded" and rows[n].points == rows[n].max_points for n in ("alice", "bob", "zoe"))
+
+
 @pytest.mark.slow
 def test_every_submission_gets_its_row(mini_template: Path, cohort: Path, tmp_path: Path) -> None:
     summary, book = grade_cohort(mini_template, cohort, tmp_path / "gb.sqlite")

@@ -206,10 +206,9 @@ def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
             discard_spare()
         return
     _WORKER.update(course=course, options=options)
-    pending = list(todo)
+    pending, suspects = list(todo), []
     while pending:
-        with ProcessPoolExecutor(options.jobs, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_die_with_the_batch, initargs=(os.getpid(),)) as pool:
+        with _pool(options.jobs) as pool:
             futures: dict[Future[Entry], tuple[submissions.Submission, str]] = {}
             broken = False
             while (pending or futures) and not broken:
@@ -221,8 +220,19 @@ def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
                     sub, digest = futures.pop(future)
                     try:
                         yield future.result()
-                    except BrokenProcessPool:
-                        broken = True  # a worker died (killed from outside): this one is recorded, the pool renewed
-                        yield Entry(sub.id, digest, "error", message="the worker grading this submission died; "
-                                    "run the batch again to retry it")
-            pending = [*futures.values(), *pending] if broken else pending
+                    except BrokenProcessPool:  # a worker died: every submission in flight fails with it, so each
+                        broken = True  # is graded again alone below, and only one that kills its worker again
+                        suspects.append((sub, digest))  # is an error row (red team round 10: a bomb in one zip
+            pending = [*futures.values(), *pending] if broken else pending  # cost 3 learners their rows)
+    for sub, digest in suspects:
+        with _pool(1) as pool:
+            try:
+                yield pool.submit(_work, sub, digest).result()
+            except BrokenProcessPool:
+                yield Entry(sub.id, digest, "error", message="the worker grading this submission died, twice, "
+                            "graded alone the second time; run the batch again to retry it")
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_die_with_the_batch, initargs=(os.getpid(),))
