@@ -1,6 +1,6 @@
 """What graded grading costs in the jail beside today's forked graded child, per submission and per minute.
 
-    python bench/jail.py [--rounds 5] [--n 40]
+    python bench/jail.py [--rounds 5] [--n 40] [--hostile]
 
 Two settings, each grading submissions of the issue's four stages (gelu, conv1d, mlp, checkpoint: `batch --stage`
 on each, as the course now has more) as `batch` does
@@ -10,7 +10,9 @@ on each, as the course now has more) as `batch` does
          in a batch, the next submission's jail starts while this one is graded (a warm spare)
 Rows:
   per submission, in a batch   `batch --jobs 1` over --n generated submissions (bench/batch.py: ~60% correct, 25%
-                               with a known mistake, 15% broken): wall time / n, each setting
+                               with a known mistake, 15% broken): wall time / n, each setting; with --hostile, five
+                               of them are bench/batch.py's attacks (an endless loop and a sleep on import run to
+                               their timeouts: ~30 s a batch whatever n, which a throughput target cannot mean)
   one submission alone         one correct submission graded with no spare ready (Gradescope's case), median of
                                --rounds, the settings interleaved round by round so the machine's load hits both
   --jobs 2 throughput          `batch --jobs 2` over the same submissions, in submissions per minute
@@ -122,6 +124,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--baseline", default="79da992", help="git revision of the grader before the jail")
+    ap.add_argument("--hostile", action="store_true", help="five of the submissions are bench/batch.py's attacks")
     args = ap.parse_args()
     machine.usual_bytecode()
     why = jail.unavailable()
@@ -132,7 +135,7 @@ def main() -> int:
     four = replace(course, stages=tuple(course.stage(s) for s in STAGES))  # what the submissions hold
     runs: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-jail-") as tmp:
-        kinds = generate(four, Path(tmp) / "subs", args.n)
+        kinds = generate(four, Path(tmp) / "subs", args.n, attacks=args.hostile)
         for jobs in (1, 2):
             for setting in ("jail", "fork"):
                 runs[f"{setting}{jobs}"] = in_batch(course, Path(tmp) / "subs", Path(tmp) / f"{setting}{jobs}.sqlite",
@@ -142,7 +145,8 @@ def main() -> int:
     steady = runs["jail1"]["per_submission_s"] - runs["base1"]["per_submission_s"]
     cold = single["jail"] - single["fork"]
     print(f"graded cost per submission of {len(STAGES)} stages ({', '.join(STAGES)}); "
-          f"{args.n} submissions ({kinds['correct']} correct, {kinds['wrong']} wrong, {kinds['broken']} broken)")
+          f"{args.n} submissions ({kinds['correct']} correct, {kinds['wrong']} wrong, {kinds['broken']} broken, "
+          f"{kinds['hostile']} hostile)")
     print(f"{'':34}{'before the jail':>16}{'--unsandboxed':>15}{'jail':>9}{'added':>10}")
     print(f"{'per submission, batch --jobs 1':34}{runs['base1']['per_submission_s'] * 1000:13.0f} ms"
           f"{runs['fork1']['per_submission_s'] * 1000:12.0f} ms{runs['jail1']['per_submission_s'] * 1000:6.0f} ms"
