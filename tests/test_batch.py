@@ -80,10 +80,10 @@ def test_a_submission_that_kills_its_worker_costs_no_other_learner_their_row(min
         folder(subs, name, student(GOOD))
     real = batch.grade_submission
 
-    def grade(course, sub, digest, options):  # type: ignore[no-untyped-def]
+    def grade(course, sub, digest, options, phases=None):  # type: ignore[no-untyped-def]
         if sub.id == "killer":
             os._exit(9)  # as the kernel's OOM killer ends a worker
-        return real(course, sub, digest, options)
+        return real(course, sub, digest, options, phases)
 
     monkeypatch.setattr(batch, "grade_submission", grade)  # the workers are forks: they see it
     course = load_course(mini_template)

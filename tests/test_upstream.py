@@ -182,3 +182,74 @@ def test_a_mistake_only_hidden_cases_catch_upstream_costs_only_its_own_stage(min
     wrong = _grade(mini, subs, "combine_wrong")
     assert wrong.report is not None and wrong.report.stages[0].passed and not wrong.report.stages[1].passed
     assert wrong.report.stages[1].upstream.policy == "own"  # type: ignore[union-attr]
+
+
+def _in_phase(lock: Path, log: Path, kind: str, name: str, hold: float) -> None:
+    from grader.instructor.phases import Phases
+
+    phases = Phases(lock)
+    with log.open("a") as out:
+        out.write(f"{name} trying\n")
+        out.flush()
+        with phases.enter(kind):
+            out.write(f"{name} in\n")
+            out.flush()
+            time.sleep(hold)
+            out.write(f"{name} out\n")
+            out.flush()
+
+
+def test_no_public_pass_runs_beside_a_hidden_one_of_another_worker(tmp_path: Path) -> None:
+    """Red team round 11 read hidden inputs in another learner's public call through a futex's waiters and page
+    mapcounts (Pss): a batch's workers never hold a public pass and a hidden one at once; two of a kind may."""
+    import multiprocessing
+
+    lock, log = tmp_path / "phases", tmp_path / "log"
+    fork = multiprocessing.get_context("fork")
+    spy = fork.Process(target=_in_phase, args=(lock, log, "hidden", "H1", 1.5))
+    spy.start()
+    deadline = time.monotonic() + 20
+    while "H1 in" not in (log.read_text() if log.exists() else "") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    other = [fork.Process(target=_in_phase, args=(lock, log, kind, name, 0.0))
+             for kind, name in (("hidden", "H2"), ("public", "P"))]
+    for p in other:
+        p.start()
+    for p in [spy, *other]:
+        p.join(30)
+    lines = log.read_text().splitlines()
+    at = {line: i for i, line in enumerate(lines)}
+    assert at["H1 in"] < at["H2 in"] < at["H1 out"], lines  # hidden beside hidden
+    assert at["P in"] > at["H1 out"] and at["P in"] > at["H2 out"], lines  # public waited for both to leave
+
+
+def test_a_submission_s_public_passes_and_hidden_passes_each_hold_their_phase(mini: Course, subs: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import contextlib
+
+    from grader.instructor import upstream
+
+    held: list[str] = []
+
+    class Recording:
+        def enter(self, kind: str):  # type: ignore[no-untyped-def]
+            @contextlib.contextmanager
+            def phase():  # type: ignore[no-untyped-def]
+                held.append(f"{kind} in")
+                yield
+                held.append(f"{kind} out")
+            return phase()
+
+    graded: list[tuple[bool, list[str]]] = []
+    real = upstream._grade
+
+    def grade(*args, **kwargs):  # type: ignore[no-untyped-def]
+        graded.append((kwargs["hidden"], list(held)))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(upstream, "_grade", grade)
+    sub = next(s for s in submissions.discover(subs) if s.id == "good")
+    options = batch.BatchOptions(unsandboxed=True)
+    entry = batch.grade_submission(mini, sub, "d", options, Recording())  # type: ignore[arg-type]
+    assert entry.state == "graded" and held == ["public in", "public out", "hidden in", "hidden out"]
+    assert graded and all(h[-1] == ("hidden in" if hidden else "public in") for hidden, h in graded), graded

@@ -17,6 +17,7 @@ import itertools
 import multiprocessing
 import os
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -29,6 +30,7 @@ from grader.course import Course, Stage
 from grader.errors import FixtureError, GraderError
 from grader.instructor import intake, late, paths, regrade, similarity, submissions, upstream
 from grader.instructor.gradebook import Entry, Gradebook
+from grader.instructor.phases import Phases
 from grader.records import Record, field
 from grader.results import UNJAILED
 from grader.run.jail import Jail, discard_spare, require, staging
@@ -61,8 +63,12 @@ class Summary(Record):
     seconds: float = 0.0
 
 
-def grade_submission(course: Course, sub: submissions.Submission, digest: str, options: BatchOptions) -> Entry:
-    """Unpack one submission into scratch and grade it; never raises for a problem with the submission."""
+def grade_submission(course: Course, sub: submissions.Submission, digest: str, options: BatchOptions,
+                     phases: Phases | None = None) -> Entry:
+    """Unpack one submission into scratch and grade it; never raises for a problem with the submission.
+
+    `phases`: a batch's workers share one, so that no public case runs beside another submission's hidden one.
+    """
     started = time.monotonic()
     scratch = staging.locked_folder(SCRATCH)
     try:
@@ -74,7 +80,7 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
         # One jail for all the submission's stages; the next submission's starts meanwhile (a warm spare)
         with Jail(scratch, unsandboxed=options.unsandboxed, warm=True) as box:
             settings = upstream.Settings(options.stages, options.budget, source=lambda stage: _source(course, stage),
-                                         unsandboxed=options.unsandboxed, jail=box)
+                                         unsandboxed=options.unsandboxed, jail=box, phases=phases)
             report = paths.scrub_report(upstream.grade_stages(course, scratch, settings),
                                         _places(course, sub, scratch))
         compute = sum(c.seconds for s in report.stages for c in s.cases)
@@ -141,8 +147,9 @@ def _die_with_the_batch(batch: int) -> None:
 
 def _work(sub: submissions.Submission, digest: str) -> Entry:
     course, options = _WORKER["course"], _WORKER["options"]
-    assert isinstance(course, Course) and isinstance(options, BatchOptions)
-    return grade_submission(course, sub, digest, options)
+    phases = _WORKER.get("phases")
+    assert isinstance(course, Course) and isinstance(options, BatchOptions) and isinstance(phases, Phases)
+    return grade_submission(course, sub, digest, options, phases)
 
 
 def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
@@ -205,7 +212,12 @@ def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
         finally:
             discard_spare()
         return
-    _WORKER.update(course=course, options=options)
+    with tempfile.NamedTemporaryFile(prefix="grader-phases-") as lock:
+        _WORKER.update(course=course, options=options, phases=Phases(Path(lock.name)))
+        yield from _in_parallel(todo, options)
+
+
+def _in_parallel(todo: list[tuple[submissions.Submission, str]], options: BatchOptions) -> Iterator[Entry]:
     pending, suspects = list(todo), []
     while pending:
         with _pool(options.jobs) as pool:

@@ -40,7 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grader.course import Course, Stage, commoncut, layout
-from grader.instructor import handout
+from grader.instructor import handout, phases
+from grader.instructor.phases import Phases
 from grader.judge import grade, loops
 from grader.judge.sources import CaseSource
 from grader.records import Record, replace
@@ -68,6 +69,7 @@ class Settings(Record):
     source: Callable[[Stage], CaseSource] | None = None  # where case data comes from (a batch's shared fixtures)
     unsandboxed: bool = False  # forked graded children instead of the jail: trusted submissions only
     jail: Jail | None = None  # the submission's jail (a batch's, warm); else one is opened for this submission
+    phases: Phases | None = None  # a batch's workers: no public pass beside another submission's hidden one
 
 
 def earlier(course: Course, stage: Stage) -> list[str]:
@@ -125,14 +127,25 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
     passed: dict[str, bool] = {}
     looping: dict[str, str] = {}
     plans, results = [], []
-    for stage in stages:
-        plan, result = _public(course, stage, root, settings, box, passed, looping)
-        plans.append(plan)
-        results.append(result)
-        passed[stage.id] = result.passed
-        looping.update(loops.stuck(result))
-    if any(c.hidden for stage in stages for c in stage.cases):
-        box.close()  # the hidden cases run in a jail of their own, after every public case
+    with phases.during(settings.phases, "public"):
+        for stage in stages:
+            plan, result = _public(course, stage, root, settings, box, passed, looping)
+            plans.append(plan)
+            results.append(result)
+            passed[stage.id] = result.passed
+            looping.update(loops.stuck(result))
+        hidden = any(c.hidden for stage in stages for c in stage.cases)
+        if hidden:
+            box.close()  # the hidden cases run in a jail of their own, after every public case
+    with phases.during(settings.phases if hidden else None, "hidden"):
+        _hidden_passes(course, root, settings, box, plans, results, passed, looping)
+    for plan, result in zip(plans, results, strict=True):
+        _say_upstream(course, plan, result, passed, settings.policy or course.upstream)
+    return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
+
+
+def _hidden_passes(course: Course, root: Path, settings: Settings, box: Jail, plans: list[_Plan],
+                   results: list[StageResult], passed: dict[str, bool], looping: dict[str, str]) -> None:
     for i, plan in enumerate(plans):
         results[i] = _hedged(plan, results[i], passed)
         passed[plan.stage.id] = results[i].passed
@@ -140,9 +153,6 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
             results[i] = _hidden(course, plan, results[i], root, settings, box, looping)
             passed[plan.stage.id] = results[i].passed
             looping.update(loops.stuck(results[i]))
-    for plan, result in zip(plans, results, strict=True):
-        _say_upstream(course, plan, result, passed, settings.policy or course.upstream)
-    return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
 
 
 def _public(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, passed: dict[str, bool],
