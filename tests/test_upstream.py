@@ -184,14 +184,11 @@ def test_a_mistake_only_hidden_cases_catch_upstream_costs_only_its_own_stage(min
     assert wrong.report.stages[1].upstream.policy == "own"  # type: ignore[union-attr]
 
 
-def _in_phase(lock: Path, log: Path, kind: str, name: str, hold: float) -> None:
-    from grader.instructor.phases import Phases
-
-    phases = Phases(lock)
+def _in_phase(phases: object, log: Path, kind: str, name: str, hold: float) -> None:
     with log.open("a") as out:
         out.write(f"{name} trying\n")
         out.flush()
-        with phases.enter(kind):
+        with phases.enter(kind):  # type: ignore[attr-defined]
             out.write(f"{name} in\n")
             out.flush()
             time.sleep(hold)
@@ -204,7 +201,9 @@ def test_no_public_pass_runs_beside_a_hidden_one_of_another_worker(tmp_path: Pat
     mapcounts (Pss): a batch's workers never hold a public pass and a hidden one at once; two of a kind may."""
     import multiprocessing
 
-    lock, log = tmp_path / "phases", tmp_path / "log"
+    from grader.instructor.phases import Phases
+
+    lock, log = Phases(), tmp_path / "log"  # the workers are forks of the process that made it, as a batch's
     fork = multiprocessing.get_context("fork")
     spy = fork.Process(target=_in_phase, args=(lock, log, "hidden", "H1", 1.5))
     spy.start()
@@ -217,6 +216,7 @@ def test_no_public_pass_runs_beside_a_hidden_one_of_another_worker(tmp_path: Pat
         p.start()
     for p in [spy, *other]:
         p.join(30)
+    lock.close()
     lines = log.read_text().splitlines()
     at = {line: i for i, line in enumerate(lines)}
     assert at["H1 in"] < at["H2 in"] < at["H1 out"], lines  # hidden beside hidden

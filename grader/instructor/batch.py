@@ -17,7 +17,6 @@ import itertools
 import multiprocessing
 import os
 import sqlite3
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -212,9 +211,12 @@ def _results(course: Course, todo: list[tuple[submissions.Submission, str]],
         finally:
             discard_spare()
         return
-    with tempfile.NamedTemporaryFile(prefix="grader-phases-") as lock:
-        _WORKER.update(course=course, options=options, phases=Phases(Path(lock.name)))
+    phases = Phases()
+    try:
+        _WORKER.update(course=course, options=options, phases=phases)
         yield from _in_parallel(todo, options)
+    finally:
+        phases.close()
 
 
 def _in_parallel(todo: list[tuple[submissions.Submission, str]], options: BatchOptions) -> Iterator[Entry]:

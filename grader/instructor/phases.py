@@ -19,8 +19,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 _BYTE = {"public": 0, "hidden": 1}
 _TURN = 2
@@ -32,21 +32,26 @@ def during(phases: Phases | None, kind: str) -> contextlib.AbstractContextManage
 
 
 class Phases:
-    """One batch's lock file; each worker process opens it on first use (POSIX locks belong to a process)."""
+    """One batch's lock file, with no name: nothing for a killed batch to leave behind.
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._fd: tuple[int, int] | None = None  # (pid, fd)
+    The workers are forks of the process that made it and share its descriptor. POSIX locks belong to a process, so
+    each worker's are its own, and go with it if it dies holding one.
+    """
 
-    def _open(self) -> int:
-        if self._fd is None or self._fd[0] != os.getpid():
-            self._fd = (os.getpid(), os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
-        return self._fd[1]
+    def __init__(self) -> None:
+        try:
+            self.fd = os.open(tempfile.gettempdir(), os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o600)
+        except (OSError, AttributeError):  # a file system without O_TMPFILE: a name, unlinked at once
+            self.fd, name = tempfile.mkstemp(prefix="grader-phases-")
+            os.unlink(name)
+
+    def close(self) -> None:
+        os.close(self.fd)
 
     @contextlib.contextmanager
     def enter(self, kind: str) -> Iterator[None]:
         """Hold `kind` ("public" or "hidden") while the body runs: no worker is in the other meanwhile."""
-        fd, mine = self._open(), _BYTE[kind]
+        fd, mine = self.fd, _BYTE[kind]
         other = 1 - mine
         fcntl.lockf(fd, fcntl.LOCK_EX, 1, _TURN)
         try:
