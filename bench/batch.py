@@ -29,16 +29,16 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # 
 
 from bench import machine  # noqa: E402
 from grader.course import Course, Stage, load_course  # noqa: E402
-from grader.instructor import batch, cohort, upstream  # noqa: E402
+from grader.instructor import batch, cohort, references  # noqa: E402
 from grader.instructor.gradebook import Gradebook  # noqa: E402
 
 
 def stage_files(course: Course, stage: Stage, decoy: str | None = None) -> dict[str, str]:
     """A learner's files for the stage: the reference's code under the stub's names (with the common/ modules it
-    imports, as graded runs write references in: upstream.reference_files), and optionally one decoy. The common
+    imports, as graded runs write references in: references.files), and optionally one decoy. The common
     modules are cut for every stage's reference at once, so the files of several stages can be merged."""
-    every = upstream.reference_files(course, *course.stages)
-    files = {rel: text for rel, text in every.items() if rel == stage.student_file or upstream.COMMON_COPY in rel}
+    every = references.files(course, *course.stages)
+    files = {rel: text for rel, text in every.items() if rel == stage.student_file or references.COMMON_COPY in rel}
     wrong = next((d for d in stage.decoys if d.id == decoy), None)
     if wrong is not None:
         files[stage.student_file] += ("\n\n" + (stage.dir / "decoys.py").read_text()

@@ -18,7 +18,7 @@ from test_batch import GOOD, folder, student
 from grader import fixtures
 from grader.course import Course, load_course, stagecode
 from grader.errors import CourseError, FixtureError
-from grader.instructor import batch, check, gradescope, handout, submissions, upstream
+from grader.instructor import batch, check, gradescope, handout, references, submissions
 
 MATHS = '"""Reference code two stages share."""\n\n\ndef double(x):\n    return 2 * x  # the shared double\n'
 RAMPS = '''import numpy as np
@@ -146,7 +146,7 @@ def test_the_bundle_ships_the_common_modules_of_the_references_it_holds(course: 
 
 
 def test_a_reference_written_as_the_learners_file_reads_common_from_beside_it(course: Course, tmp_path: Path) -> None:
-    files = upstream.reference_files(course, course.stage("double"))
+    files = references.files(course, course.stage("double"))
     assert sorted(files) == ["student/_course_common_maths.py", "student/double.py"]  # as a submission may hold
     assert files["student/double.py"].startswith('"""double."""\n\nimport importlib')  # after the docstring
     folder(tmp_path, "sub", {**files, "student/__init__.py": ""})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grader.course import load_course
-from grader.instructor import upstream
+from grader.instructor import references
 from grader.judge import grade
 from tests.conftest import ROOT, UNSANDBOXED, copy_course
 
@@ -17,7 +17,7 @@ def course(tmp_path_factory):
 
 def test_checkpoint_stage_passes_in_graded_mode(course):
     stage = course.stage("checkpoint")
-    for rel, text in upstream.reference_files(course, stage).items():  # with the common/ modules it imports
+    for rel, text in references.files(course, stage).items():  # with the common/ modules it imports
         (course.root / rel).parent.mkdir(parents=True, exist_ok=True)
         (course.root / rel).write_text(text)
     result = grade.grade_stage(course, stage, grade.Options(graded=True, unsandboxed=UNSANDBOXED))
@@ -96,7 +96,7 @@ from pathlib import Path
 from grader.instructor import batch
 from grader.judge import grade
 from grader.course import load_course
-from grader.instructor import upstream
+from grader.instructor import references, upstream
 course = load_course({str(course.root)!r})
 stage = course.stage("double")
 for name in ("first", "second"):

@@ -12,13 +12,17 @@ what grade.Options(graded=True) does), and tests/test_jail_batch.py the attacks 
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -99,8 +103,8 @@ def hostile(name: str, **fill: object) -> str:
     return text
 
 
-def jail_processes(uids: set[int]) -> list[int]:
-    """Host processes running as any of `uids` (the jails' own, fresh ones)."""
+def jail_processes(uids: set[int] | Callable[[int], bool]) -> list[int]:
+    """Host processes, not zombies, running as any of `uids` (the jails' own, fresh ones), or a uid it accepts."""
     found = []
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -108,8 +112,9 @@ def jail_processes(uids: set[int]) -> list[int]:
                 status = Path(f"/proc/{name}/status").read_text()
             except OSError:
                 continue
-            uid = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("Uid:"))
-            if uid in uids:
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            uid = int(fields["Uid"].split()[0])
+            if (uid in uids if isinstance(uids, set) else uids(uid)) and not fields["State"].strip().startswith("Z"):
                 found.append(int(name))
     return found
 
@@ -523,6 +528,33 @@ def test_a_cpu_budget_stops_a_call_that_burns_it(mini):
 
 
 @needs_jail
+@pytest.mark.slow  # two timeouts, three jails
+def test_after_a_timeout_a_warm_jail_s_remaining_calls_run_in_its_spare(mini, monkeypatch):
+    """A batch's jail ended by a timeout mid-pass goes on in the warm spare, already started, not in a cold one."""
+    from grader.run.jail import box
+
+    started = []
+
+    def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        started.append(spawn.start(*args, **kwargs))
+        return started[-1]
+
+    box.discard_spare()
+    monkeypatch.setattr(box, "start", recorded)
+    write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    if x.size != 128:\n"
+                                  "        time.sleep(60)\n    return 2 * x\n")
+    source, calls = calls_of(mini, "double", files=True)
+    try:
+        with jail.Jail(mini.root, warm=True) as j:
+            outcomes = list(j.run(calls, Limits(timeout=0.5, memory_mb=1024)))
+    finally:
+        box.discard_spare()
+    assert judge(mini, "double", source, outcomes) == [Status.TIMEOUT, P, Status.TIMEOUT]
+    # the first jail, then its spare for the calls after the timeout; the next spare, for the next submission, idle
+    assert [b.jobs > 0 for b in started] == [True, True, False], [b.jobs for b in started]
+
+
+@needs_jail
 @pytest.mark.slow  # waits on 0.6 s calls
 def test_a_cancel_ends_the_jail_and_the_run(mini):
     write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    time.sleep(0.6)\n    return 2 * x\n")
@@ -564,13 +596,42 @@ def test_without_user_namespaces_graded_mode_refuses_and_says_how_to_allow_them(
            b"non-privileged user namespaces."
     monkeypatch.setattr(cgroups, "detect", lambda: cgroups.Layout(1, {}))
     monkeypatch.setattr(shutil, "which", lambda name, *a, **k: f"/nowhere/{name}")
-    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 1, b"", said))
+    class Refused:  # bubblewrap as it exits on such a kernel
+        returncode = 1
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def communicate(self, timeout: float | None = None) -> tuple[bytes, bytes]:
+            return b"", said
+
+    monkeypatch.setattr(subprocess, "Popen", Refused)
     preflight.probe.cache_clear()
     try:
         with pytest.raises(jail.JailUnavailable, match="unprivileged_userns_clone=1") as e:
             jail.Jail(mini.root)
         assert "No permissions to create a new namespace" in str(e.value)
         assert "apparmor_restrict_unprivileged_userns=0" in str(e.value)
+    finally:
+        preflight.probe.cache_clear()
+
+
+def test_a_bubblewrap_stuck_in_the_kernel_refuses_graded_mode_instead_of_hanging(mini, tmp_path, monkeypatch):
+    """Red team round 15 wedged a kernel worker: every bubblewrap then hung loading its seccomp filter, and graded
+    mode hung with it. The preflight probe loads the jail's filter and gives up after PROBE_WITHIN, without waiting
+    on a process the kernel may never let end."""
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\nexec sleep 600\n")  # a bubblewrap that never starts its jail
+    fake.chmod(0o755)
+    monkeypatch.setattr(cgroups, "detect", lambda: cgroups.Layout(1, {}))
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: str(fake) if name == "bwrap" else f"/usr/bin/{name}")
+    monkeypatch.setattr(preflight, "prepare", lambda *a: None)  # run as we are: no view, no fresh uid
+    monkeypatch.setattr(preflight, "PROBE_WITHIN", 0.5)
+    preflight.probe.cache_clear()
+    try:
+        with pytest.raises(jail.JailUnavailable, match="did not start a jail within 0.5 s") as e:
+            jail.Jail(mini.root)
+        assert "dmesg" in str(e.value) and "--unsandboxed" in str(e.value)
     finally:
         preflight.probe.cache_clear()
 
@@ -787,3 +848,44 @@ def test_the_grader_s_judging_is_not_the_next_call_s_time(mini):
             statuses.append(outcome.status)
             time.sleep(1.5)  # judging that takes longer than a call's timeout
     assert statuses == [None, None, None], statuses
+
+
+@needs_jail
+def test_no_call_can_make_kernel_objects_that_outlive_the_jail(mini):
+    """Red team rounds 13 to 15: a socket holding the jail's /tmp sent to itself, System V message queues, and
+    thousands of stacked seccomp filters each kept kernel memory past the jail's last process, freed by a kernel
+    worker beside the next jail (round 15's filters wedged that worker for the whole machine). The filter refuses
+    every call that makes one; the control shows each works outside the jail."""
+    text = hostile("keeps_kernel_memory.py")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    assert "worked:" not in outcomes[0].output and outcomes[0].output.count("blocked:") == 10, outcomes[0].output
+    control: dict[str, Any] = {}  # the control: run here, outside any jail, the calls work (no filter is loaded)
+    exec(compile(text, "keeps_kernel_memory.py", "exec"), control)
+    with contextlib.redirect_stdout(io.StringIO()) as said:
+        assert control["run_double"](1) == 2
+    for name in ("socketpair", "msgget", "shmget", "semget", "mq_open", "seccomp(", "prctl(PR_SET_SECCOMP)",
+                 "pidfd_getfd"):
+        assert f"worked: {name}" in said.getvalue(), said.getvalue()
+
+
+@needs_jail
+def test_only_the_jail_s_scratch_folders_take_files(mini):
+    """Red team round 13: eleven tmpfs stand-ins (/usr/local, site-packages, /proc's hidden folders) took files, and
+    /usr/local and /dev were sized at half the machine's memory. Every mount a file can be made in is listed."""
+    text = ("import os\n"
+            "def run_double(x):\n"
+            "    for line in open('/proc/self/mountinfo'):\n"
+            "        point = line.split()[4]\n"
+            "        try:\n"
+            "            with open(os.path.join(point, '.grader-probe'), 'w') as f:\n"
+            "                f.write('x')\n"
+            "            print('takes files:', point)\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "    return 2 * x\n")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    taking = sorted(line.split(": ", 1)[1] for line in outcomes[0].output.splitlines()
+                    if line.startswith("takes files:"))
+    assert taking == ["/dev/shm", "/tmp", "/var/tmp"], outcomes[0].output

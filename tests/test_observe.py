@@ -15,13 +15,13 @@ import pytest
 
 from grader.course import stagecode
 from grader.course.load import load_course
-from grader.instructor import upstream
+from grader.instructor import references
 from grader.judge import grade
 from grader.results import Status
 from grader.run import observe
 
 ROOT = Path(__file__).resolve().parents[1]
-# The learner's files are the reference's, as a jail can import them (upstream.reference_files: the course's
+# The learner's files are the reference's, as a jail can import them (references.files: the course's
 # common modules copied beside it, the learner's names bound): `base` below, ending in
 # `run_attention_cached = attention_cached` and `run_generate_cached = generate_cached`.
 
@@ -56,7 +56,7 @@ def _grade(tmp_path: Path, variant: Callable[[str], str], graded: bool = False,
     shutil.copytree(ROOT / "student", folder / "student")
     course = load_course(ROOT)
     stage = course.stage("kvcache")
-    for rel, text in upstream.reference_files(course, stage).items():
+    for rel, text in references.files(course, stage).items():
         (folder / rel).write_text(variant(text) if rel == stage.student_file else text)
     result = grade.grade_stage(course, stage, grade.Options(root=folder, graded=graded, hidden=not graded))
     return {c.case: c for c in result.cases if c.function == function}

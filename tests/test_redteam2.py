@@ -275,14 +275,14 @@ def test_the_jail_shows_every_runtime_dependency() -> None:
 @pytest.mark.slow  # the real course's tokenizer, 20 cases in the jail: about 10 s
 def test_the_reference_tokenizer_passes_in_the_jail(tmp_path: Path) -> None:
     from grader.course import load_course
-    from grader.instructor import upstream
+    from grader.instructor import references
     from grader.judge import grade
 
     course = load_course(ROOT)
     stage = course.stage("tokenizer")
     (tmp_path / "student").mkdir()
     (tmp_path / "student" / "__init__.py").write_text("")
-    for rel, text in upstream.reference_files(course, stage).items():  # `import regex`, as learners are told to
+    for rel, text in references.files(course, stage).items():  # `import regex`, as learners are told to
         (tmp_path / rel).write_text(text)
     result = grade.grade_stage(course, stage, grade.Options(root=tmp_path, graded=True))
     assert result.passed, [(c.case, c.status.value, c.message[:200]) for c in result.cases if not c.passed]

@@ -16,7 +16,7 @@ from conftest import GRADED_FLAGS, ROOT, UNSANDBOXED, linked_course
 from grader import fixtures
 from grader.course import Course, commoncut, load_course
 from grader.errors import CourseError
-from grader.instructor import batch, cohort, feedback, submissions, upstream
+from grader.instructor import batch, cohort, feedback, references, submissions, upstream
 from grader.instructor.gradebook import Gradebook
 from grader.judge import loops
 from grader.report import gradescope, html, junit
@@ -109,8 +109,8 @@ def test_no_stage_jail_holds_the_common_code_that_solves_it() -> None:
         deps = [course.stage(d) for d in upstream.earlier(course, stage)]
         if not deps:
             continue
-        shipped = "".join(t for rel, t in upstream.reference_files(course, *deps).items()
-                          if upstream.COMMON_COPY in rel)
+        shipped = "".join(t for rel, t in references.files(course, *deps).items()
+                          if references.COMMON_COPY in rel)
         assert "def gpt2(" not in shipped or stage.id in ("generate", "kvcache"), stage.id
         if stage.id in ("mlp", "attention", "block"):
             assert "def transformer_block(" not in shipped, stage.id
@@ -265,7 +265,7 @@ def test_only_the_failing_earlier_stages_are_replaced_by_references(tmp_path: Pa
     attention.py, scored 0 when every earlier stage's reference stood in. Now only gpt2's does."""
     root = linked_course(tmp_path / "course")
     course = load_course(root)
-    files = upstream.reference_files(course, *course.stages)
+    files = references.files(course, *course.stages)
     gpt2_src = (ROOT / "common" / "gpt2.py").read_text()
     greedy = (ROOT / "common" / "greedy.py").read_text().replace("from common.gpt2", "from student.common_gpt2")
     rt = ROOT / "tests" / "hostile" / "redteam"

@@ -7,12 +7,15 @@ with the reference double; `upstream: own` grades it with theirs and says it fai
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import time
 from pathlib import Path
 
 import pytest
 from test_batch import GOOD, folder, student
+from test_jail import jail_processes
 
 from grader.course import Course, load_course
 from grader.instructor import batch, submissions
@@ -253,3 +256,100 @@ def test_a_submission_s_public_passes_and_hidden_passes_each_hold_their_phase(mi
     entry = batch.grade_submission(mini, sub, "d", options, Recording())  # type: ignore[arg-type]
     assert entry.state == "graded" and held == ["public in", "public out", "hidden in", "hidden out"]
     assert graded and all(h[-1] == ("hidden in" if hidden else "public in") for hidden, h in graded), graded
+
+
+def _live_jails(spare: set[int]) -> list[int]:
+    """This process's jails' processes but the warm spare's (jails run as fresh uids from spawn.UID_BASE); not
+    zombies, nor other test processes' jails."""
+    from grader.run.jail.spawn import UID_BASE
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            try:
+                pid = int(next(line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("PPid:")))
+            except (OSError, StopIteration):
+                return False
+            if pid == os.getpid():
+                return True
+        return False
+
+    return [pid for pid in jail_processes(lambda uid: uid >= UID_BASE and uid not in spare) if ours(pid)]
+
+
+class _Watching:
+    """A batch's Phases that records, as each phase is left, which jail processes are still alive."""
+
+    def __init__(self) -> None:
+        self.left: list[tuple[str, list[int]]] = []
+
+    def enter(self, kind: str):  # type: ignore[no-untyped-def]
+        from grader.run.jail import box
+
+        @contextlib.contextmanager
+        def phase():  # type: ignore[no-untyped-def]
+            yield
+            spare = box._spare.get(os.getpid())
+            self.left.append((kind, _live_jails({spare[1].uid} if spare and spare[1].uid is not None else set())))
+        return phase()
+
+
+def test_no_process_of_a_submission_s_jails_is_alive_once_its_phase_is_left(mini: Course, subs: Path) -> None:
+    """Red team round 12: the hidden jail was killed after its phase was left, and one whose processes died slowly
+    (stuck in direct reads) read on beside another learner's public call. Each jail now ends inside its phase."""
+    watching = _Watching()
+    sub = next(s for s in submissions.discover(subs) if s.id == "upstream")  # a references jail as well
+    entry = batch.grade_submission(mini, sub, "d", batch.BatchOptions(), watching)  # type: ignore[arg-type]
+    assert entry.state == "graded", entry.message
+    assert [kind for kind, _ in watching.left] == ["public", "hidden"]
+    assert all(alive == [] for _, alive in watching.left), watching.left
+
+
+def test_a_jail_whose_processes_do_not_end_is_the_submission_s_error_not_a_pass_beside_them(
+        mini: Course, subs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jail that outlives spawn.EMPTIED_WITHIN after its kill (JailStuck) makes the row an error: its phase is not
+    left as if it had ended, and no grade is given for what it did meanwhile."""
+    from grader.run.jail import cgroups
+
+    real, groups = cgroups.Cgroup.kill, []
+
+    def stuck(self: cgroups.Cgroup, wait: float = 5.0) -> bool:
+        groups.append(self)
+        real(self, wait)
+        return False  # as if a process of it were still in the kernel
+
+    monkeypatch.setattr(cgroups.Cgroup, "kill", stuck)
+    try:
+        entry = _grade(mini, subs, "good")
+    finally:
+        monkeypatch.undo()
+        for group in groups:
+            group.remove()
+    assert entry.state == "error" and "did not end within 60 s" in entry.message, entry.message
+    assert "batch --only" in entry.message
+
+
+def test_a_stage_graded_with_references_runs_once_the_submission_s_own_jail_has_ended(
+        mini: Course, subs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 12: a faked "ended" kept the submission's jail alive while its references jail ran, and the
+    two held 4.9 GiB against one 4,096 MiB cap. The references jail now starts once the other has ended."""
+    from grader.instructor import upstream
+
+    real, running = upstream.with_references, []
+
+    def spy(course, stage, root, options):  # type: ignore[no-untyped-def]
+        running.append(options.jail._box)
+        return real(course, stage, root, options)
+
+    monkeypatch.setattr(upstream, "with_references", spy)
+    entry = _grade(mini, subs, "upstream")
+    assert entry.report is not None and entry.report.stages[1].passed
+    assert running and all(b is None for b in running), running
+
+
+def test_a_stage_named_twice_is_graded_once_in_course_order(mini: Course, subs: Path) -> None:
+    """`--stage combine --stage double --stage double` grades double, then combine, once each (a stage's plan reads
+    its earlier stages' verdicts; a repeated stage made every row an error)."""
+    sub = next(s for s in submissions.discover(subs) if s.id == "good")
+    entry = batch.grade_submission(mini, sub, "d", batch.BatchOptions(stages=("combine", "double", "double")))
+    assert entry.state == "graded" and entry.report is not None, entry.message
+    assert [s.stage for s in entry.report.stages] == ["double", "combine"]

@@ -17,7 +17,7 @@ from grader import fixtures
 from grader.course import derived, render, stagecode
 from grader.course.model import Course, Stage
 from grader.errors import FixtureError
-from grader.instructor import upstream
+from grader.instructor import references
 from grader.judge import grade
 from grader.records import Record, field
 from grader.results import StageResult, Status
@@ -112,7 +112,7 @@ def _check_jailed(course: Course, stages: list[Stage], report: CheckReport) -> N
         (root / "student").mkdir()
         (root / "student" / "__init__.py").write_text("")
         written = [s for s in course.stages if (s.dir / "reference.py").exists()]
-        for rel, text in upstream.reference_files(course, *written).items():  # one cut of common/ for them all
+        for rel, text in references.files(course, *written).items():  # one cut of common/ for them all
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text, encoding="utf-8")
         with jail.Jail(root) as box:

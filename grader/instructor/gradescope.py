@@ -22,7 +22,7 @@ from pathlib import Path
 
 from grader.course import Course, load_course
 from grader.errors import GraderError, UsageError
-from grader.instructor import handout, paths, submissions, upstream
+from grader.instructor import handout, paths, references, submissions, upstream
 from grader.report import gradescope as gradescope_report
 from grader.results import Report
 
@@ -35,7 +35,7 @@ def build_bundle(course: Course, out: Path, unsandboxed: bool = False) -> list[s
         root = Path(tmp)
         (root / "course").mkdir()
         handout.derive(course, root / "course", keep_hidden=True)
-        upstream.ship_references(course, root / "course")
+        references.ship(course, root / "course")
         handout.copy_grader(root / "course")
         load_course(root / "course")  # the copy must load, or the bundle is not written
         (root / "course" / "requirements.txt").write_text("\n".join(handout.requirements()) + "\n",

@@ -32,16 +32,16 @@ the next stage its points).
 
 from __future__ import annotations
 
-import ast
 import shutil
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from grader.course import Course, Stage, commoncut, layout
-from grader.instructor import handout, phases
+from grader.course import Course, Stage
+from grader.instructor import phases
 from grader.instructor.phases import Phases
+from grader.instructor.references import files as reference_files
 from grader.judge import grade, loops
 from grader.judge.sources import CaseSource
 from grader.records import Record, replace
@@ -50,14 +50,6 @@ from grader.results import UNJAILED, Report, StageResult, Status, Upstream
 from grader.run.jail import Jail
 
 REFERENCES = ".grader-references-"  # a stage's copy of student/ with the references in (under the submission root)
-COMMON_COPY = "_course_common_"  # student/_course_common_<name>.py: common/<name>.py, for a reference written in
-# Put before a reference's first statement: `common.<name>` is then the copy beside it (dependencies first).
-COMMON_ALIASES = """import importlib as _importlib, sys as _sys, types as _types
-
-_sys.modules.setdefault("{common}", _types.ModuleType("{common}")).__path__ = []
-for _name in {names}:
-    _sys.modules.setdefault(f"{common}.{{_name}}", _importlib.import_module(f"{prefix}{{_name}}"))
-"""
 
 
 class Settings(Record):
@@ -123,22 +115,27 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
     what is shown of a public case, whatever state the kernel keeps across jails (red team round 6: memfd inode
     numbers and the page cache carried a hidden input to the next stage's public output).
     """
-    stages = [course.stage(s) for s in settings.stages] if settings.stages else list(course.stages)
+    wanted = set(settings.stages)  # in course order, each once: the order a stage's plan depends on
+    stages = [stage for stage in course.stages if not wanted or stage.id in wanted]
     passed: dict[str, bool] = {}
     looping: dict[str, str] = {}
     plans, results = [], []
     with phases.during(settings.phases, "public"):
-        for stage in stages:
-            plan, result = _public(course, stage, root, settings, box, passed, looping)
-            plans.append(plan)
-            results.append(result)
-            passed[stage.id] = result.passed
-            looping.update(loops.stuck(result))
-        hidden = any(c.hidden for stage in stages for c in stage.cases)
-        if hidden:
-            box.close()  # the hidden cases run in a jail of their own, after every public case
+        try:
+            for stage in stages:
+                plan, result = _public(course, stage, root, settings, box, passed, looping)
+                plans.append(plan)
+                results.append(result)
+                passed[stage.id] = result.passed
+                looping.update(loops.stuck(result))
+        finally:  # ended inside its phase: a process of it still ending could meet another's hidden call
+            box.close()
+    hidden = any(c.hidden for stage in stages for c in stage.cases)
     with phases.during(settings.phases if hidden else None, "hidden"):
-        _hidden_passes(course, root, settings, box, plans, results, passed, looping)
+        try:
+            _hidden_passes(course, root, settings, box, plans, results, passed, looping)
+        finally:  # the hidden cases ran in a jail of their own, which ends before the phase is left (round 12)
+            box.close()
     for plan, result in zip(plans, results, strict=True):
         _say_upstream(course, plan, result, passed, settings.policy or course.upstream)
     return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
@@ -243,6 +240,7 @@ def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Ja
                             jail=box, unsandboxed=box.unsandboxed, cancel=lambda: time.monotonic() > deadline,
                             source=settings.source(stage) if settings.source else None)
     if isolate and not box.unsandboxed:  # the jail takes no stand-ins: the references are written in as files
+        box.close()  # one jail of a submission at a time, each under its cap (red team round 12: two held 4.9 GiB)
         result = with_references(course, stage, root, options)
     else:
         result = grade.grade_stage(course, stage, options)
@@ -265,61 +263,8 @@ def with_references(course: Course, stage: Stage, root: Path, options: grade.Opt
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)
             (copy / rel).write_text(text, encoding="utf-8")
         assert options.jail is not None
-        with Jail(copy, options.jail.settings) as box:
+        with Jail(copy, options.jail.settings, warm=options.jail.warm) as box:
             return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, jail=box,
                                                                 looping=looping))
     finally:
         shutil.rmtree(copy, ignore_errors=True)
-
-
-def reference_files(course: Course, *stages: Stage) -> dict[str, str]:
-    """Stages' references as the learner's files: path under a submission's root -> text.
-
-    student/<file>.py is a stage's reference.py with the learner's function names bound to the reference's. A jail
-    sees nothing of the course but student/ (and a submission's intake takes only .py files beside the stage files),
-    so each common/<name>.py the references import is written beside them as student/_course_common_<name>.py, cut
-    down to the definitions these references reach (course/commoncut.py: never a module whole, or common/gpt2.py
-    would solve the stage being graded), and lines before each reference's first statement make `common.<name>`
-    that copy.
-    """
-    shared = commoncut.cut(course.root, [s.dir / "reference.py" for s in stages])
-    if not stages:
-        return {}
-    top = stages[0].module.split(".")[0]  # the learner's package: student
-    files = {f"{top}/{COMMON_COPY}{name}.py": text for name, text in shared.items()}
-    for stage in stages:
-        source = (stage.dir / "reference.py").read_text(encoding="utf-8")
-        if shared:
-            source = _before_first_statement(source, COMMON_ALIASES.format(
-                common=layout.COMMON, names=tuple(shared), prefix=f"{top}.{COMMON_COPY}"))
-        names = [f"{f.name} = {f.reference}\n" for f in stage.functions if f.name != f.reference]
-        files[stage.student_file] = (source + ("\n\n# the learner's names for the reference's functions\n"
-                                               if names else "") + "".join(names))
-    return files
-
-
-def _before_first_statement(source: str, text: str) -> str:
-    """Source with text put in after its docstring and `from __future__` imports, before anything else runs."""
-    body = ast.parse(source).body
-    i = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
-    while i < len(body) and isinstance(stmt := body[i], ast.ImportFrom) and stmt.module == "__future__":
-        i += 1
-    lines = source.splitlines(keepends=True)
-    at = (body[i - 1].end_lineno or 0) if i else 0
-    return "".join(lines[:at]) + "\n" + text + "".join(lines[at:])
-
-
-def ship_references(course: Course, dest: Path) -> list[str]:
-    """Into a derived copy at dest (the Gradescope bundle's course): the references its `upstream:` policy needs.
-
-    Only with `upstream: reference`, and only of the stages another stage depends on; they sit in stages/<id>/,
-    which graded runs hide from the learner's code (its functions still run in the learner's process: see
-    docs/authoring.md on `upstream:`). Returns the stage ids shipped.
-    """
-    if course.upstream != "reference":
-        return []
-    needed = sorted({d for s in course.stages for d in s.depends_on})
-    for stage_id in needed:
-        shutil.copyfile(course.stage(stage_id).dir / "reference.py", dest / "stages" / stage_id / "reference.py")
-    handout.copy_common(course, dest, learners=False)  # the common/ modules these references import
-    return needed

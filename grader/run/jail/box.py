@@ -56,11 +56,13 @@ class Jail:
         self.close()
 
     def close(self) -> None:
-        """End the running jail (if any) and delete the staging folder."""
-        self._end_box()
-        if self._staging is not None:
-            staging.remove(self._staging)
-            self._staging = None
+        """End the running jail (if any) and delete the staging folder; JailStuck if its processes do not end."""
+        try:
+            self._end_box()
+        finally:
+            if self._staging is not None:
+                staging.remove(self._staging)
+                self._staging = None
 
     def isolation(self) -> str:
         """What kept the submission apart from the grading machine, in one line (for StageResult.notes)."""
@@ -130,9 +132,9 @@ class Jail:
             try:
                 self._box.cgroup.set_memory(memory_mb)
                 self._box.memory_mb = memory_mb
-            except OSError:  # v1 refuses a limit below what the group holds: start afresh
+            except OSError:  # v1 refuses a limit below what the group holds: start afresh, with this cap
                 self._end_box()
-                self._box = self._start(memory_mb)
+                self._box = self._start(memory_mb, spare=False)
         self._limits_said, self._uid = self._box.cgroup.limits, self._box.uid
         return self._box
 
@@ -141,19 +143,25 @@ class Jail:
         if box is not None:
             self.stats.append(box.kill())
 
-    def _start(self, memory_mb: int) -> Box:
-        """The submission's first jail is this process's warm spare (when asked for and ready), else a new one."""
+    def _start(self, memory_mb: int, spare: bool = True) -> Box:
+        """A jail for the calls to come: this process's warm spare (when asked for and ready), else a new one.
+
+        The spare is taken whenever one is ready: for the submission's first jail, its hidden pass's, and the one
+        that goes on after a timeout or a crash ended a jail mid-pass (its staging folder then replaces this one).
+        """
         assert self._layout is not None
-        spare = _adopt(self.settings) if self.warm and self._staging is None else None
-        if spare is not None:
-            self._staging = spare.staging
+        adopted = _adopt(self.settings) if self.warm and spare else None
+        if adopted is not None:
+            if self._staging is not None:
+                staging.remove(self._staging)
+            self._staging = adopted.staging
             staging.fill(self._staging, self.root)  # the running spare sees the files as they land
         elif self._staging is None:
             self._staging = staging.new()
             staging.fill(self._staging, self.root)
-        box = spare or start(self._staging, self._layout, self.settings, memory_mb)
+        box = adopted or start(self._staging, self._layout, self.settings, memory_mb)
         if self.warm:
-            _prestart(self._layout, self.settings, memory_mb)  # the next submission's, while this one is graded
+            _prestart(self._layout, self.settings, memory_mb)  # the next jail's, while this one grades
         return box
 
     def _send_job(self, box: Box, calls: list[Call], limits: Limits, cpu_seconds: float | None) -> Job:
@@ -205,8 +213,10 @@ def discard_spare(box: Box | None = None) -> None:
     if box is None:
         box = _spare.pop(os.getpid(), (None, None))[1]
     if box is not None:
-        box.kill()
-        staging.remove(box.staging)
+        try:
+            box.kill()
+        finally:
+            staging.remove(box.staging)
 
 
 def one_shot(root: Path, calls: list[Call], limits: Limits, *, settings: Settings | None = None,

@@ -53,10 +53,18 @@ _MS_BIND, _MS_REC, _MS_PRIVATE, _MS_NOSUID, _MS_NODEV = 0x1000, 0x4000, 1 << 18,
 _CLONE_NEWNS = 0x00020000
 _PR_SET_PDEATHSIG = 1
 _F_SETPIPE_SZ = 1031
+# How long a killed jail's processes may take to end. A process in an uninterruptible wait (a direct read from a slow
+# disk) ends only when the wait does; a jail still ending is still running, so the phase it ran in is not left
+# before this (red team round 12: a hidden jail killed slowly read on beside another learner's public call).
+EMPTIED_WITHIN = 60.0
 
 
 class JailError(GraderError):
     """A jail could not be started: the grading machine's problem, never the submission's."""
+
+
+class JailStuck(GraderError):
+    """A killed jail's processes did not end within EMPTIED_WITHIN: the submission's row is an error, not a grade."""
 
 
 def fresh_uid() -> int:
@@ -160,24 +168,34 @@ class Box(Record):
         del self.said[:-4096]
 
     def kill(self) -> dict[str, Any]:
-        """End every process of the jail, reap bubblewrap, remove the cgroup; what it used, for `Jail.stats`."""
+        """End every process of the jail and wait until its cgroup is empty; what it used, for `Jail.stats`.
+
+        Raises JailStuck when some process outlives EMPTIED_WITHIN (its group is then left for a later sweep).
+        """
         stats: dict[str, Any] = {"uid": self.uid, "cgroup": self.cgroup.name}
         members = self.cgroup.members()
+        emptied = False
         try:
-            stats["emptied"] = self.cgroup.kill()
+            emptied = stats["emptied"] = self.cgroup.kill(wait=EMPTIED_WITHIN)
             stats["memory_peak"] = self.cgroup.memory_peak()
             stats["oom_kills"] = self.cgroup.oom_kills()
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 self.proc.kill()
-            except OSError:
-                pass
-            self.proc.wait()  # bubblewrap's exit hands the jail's init to us (a subreaper): it is reaped here
+            try:  # bubblewrap's exit hands the jail's init to us (a subreaper): it is reaped here
+                self.proc.wait(timeout=EMPTIED_WITHIN)
+            except subprocess.TimeoutExpired:
+                emptied = False
             _reap([pid for pid in members if pid != self.proc.pid])
-            self.cgroup.remove()
+            if emptied:
+                self.cgroup.remove()
             self.command.close()
             for fd in (self.results, self.diag):
                 os.close(fd)
+        if not emptied:
+            raise JailStuck(f"the jail's processes did not end within {EMPTIED_WITHIN:g} s of being killed (stuck "
+                            "in the kernel, e.g. reading a slow disk); this submission is not graded: grade it again "
+                            "alone (`batch --only ID`) and look at what its code does")
         return stats
 
     def diagnosis(self) -> str:
