@@ -26,6 +26,7 @@ JOBS_IN_JAIL = "/jail/job"
 LIB_IN_JAIL = "/jail/lib"  # the grader package
 SITE_IN_JAIL = "/jail/site"  # the packages a learner may import
 PY_IN_JAIL = "/jail/python"  # a Python installed outside /usr
+SCRATCH = ("/tmp", "/var/tmp", "/dev/shm")  # the only folders a jail may write in
 ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 
 
@@ -136,6 +137,12 @@ def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[s
     for folder, size in (("/tmp", settings.tmp_mb << 20), ("/var/tmp", settings.tmp_mb << 20),
                          ("/dev/shm", 1 << 20)):
         args += ["--size", str(size), "--tmpfs", folder]
+    # Every other tmpfs stands in for something hidden, and /dev holds device nodes only: all read-only, so the
+    # jail's scratch space is /tmp, /var/tmp and /dev/shm, each of its size (red team round 13: eleven stand-ins took
+    # files, /usr/local and /dev up to half the machine's memory). `--remount-ro /` is of the root mount alone.
+    stand_ins = [args[i + 1] for i in range(len(args) - 1) if args[i] == "--tmpfs" and args[i + 1] not in SCRATCH]
+    for folder in (*stand_ins, "/dev"):
+        args += ["--remount-ro", folder]
     return args + ["--remount-ro", "/", "--chdir", "/tmp"]
 
 

@@ -18,6 +18,7 @@ from grader.run.jail.mounts import Bind
 from grader.run.jail.spawn import UID_BASE, as_seen, prepare
 
 INSTALL = "apt-get install bubblewrap"
+PROBE_WITHIN = 20.0  # seconds for bubblewrap to make a jail that runs `true` (it takes ~15 ms)
 
 
 class JailUnavailable(UsageError):
@@ -50,16 +51,26 @@ def probe(bwrap: str, as_root: bool) -> str | None:
     of its own: a container without CAP_SYS_ADMIN fails here, not on every submission.
     """
     binds, view = as_seen([Bind("/", "/")], as_root)
-    args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--ro-bind", binds[0].source, "/", "--",
-            shutil.which("true") or "/bin/true"]
+    filter_fd = seccomp.descriptor()  # loaded as every jail's is: a kernel that hangs loading it hangs here
+    args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--ro-bind", binds[0].source, "/",
+            "--seccomp", str(filter_fd), "--", shutil.which("true") or "/bin/true"]
     uid = UID_BASE - 1 if as_root else None  # a uid no jail uses
     try:
-        proc = subprocess.run(args, capture_output=True, env={}, timeout=30,
-                              preexec_fn=None if not as_root else functools.partial(prepare, [], view, uid))
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                env={}, pass_fds=(filter_fd,),
+                                preexec_fn=None if not as_root else functools.partial(prepare, [], view, uid))
     except (OSError, subprocess.SubprocessError) as e:
         return f"bubblewrap could not be run ({e})"
+    finally:
+        os.close(filter_fd)
+    try:
+        _, stderr = proc.communicate(timeout=PROBE_WITHIN)
+    except subprocess.TimeoutExpired:  # not subprocess.run's timeout: it waits for the killed process, forever
+        proc.kill()  # if the kernel holds it (an unkillable wait), it is left behind: we do not wait for it
+        return (f"bubblewrap did not start a jail within {PROBE_WITHIN:g} s, even killed it may not have ended: "
+                "the kernel may be stuck (look for \"blocked for more than\" in `dmesg`); restart the machine")
     if proc.returncode != 0:
-        said = proc.stderr.decode("utf-8", "replace").strip()[-500:]
+        said = stderr.decode("utf-8", "replace").strip()[-500:]
         return (f"bubblewrap cannot create its namespaces here ({said}); unprivileged user namespaces must be "
                 "allowed: `sysctl kernel.unprivileged_userns_clone=1` (older Debian); on Ubuntu 23.10 and later, "
                 "an AppArmor profile granting `userns` to /usr/bin/bwrap, or "
