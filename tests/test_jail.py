@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import shutil
 import socket
@@ -680,8 +681,9 @@ def test_no_public_case_shows_what_a_hidden_case_was_given(mini):
     assert [c.case for c in double.cases] == ["small", "random", "secret"]  # the stage's order, after two passes
     assert [c.status for c in double.cases] == [P, P, P] and double.cases[2].stdout == ""  # hidden: nothing shown
     shown = "".join(c.stdout for r in results for c in r.cases)
-    assert "SEEN (5,)" not in shown and "seen-5.npy" not in shown, shown  # the hidden case's x is [5]
+    assert "(5,)" not in shown and "seen-5.npy" not in shown, shown  # the hidden case's x is [5]
     assert "SEEN (2, 3)" in shown and "SEEN (8, 16)" in shown  # public inputs: the control, in the same calls
+    assert "HELD (2, 3)" in shown  # its own inputs' descriptors: read, and no hidden one among them
     assert len(j.stats) == 1  # one jail for both passes of both stages
 
 
@@ -744,10 +746,10 @@ def test_no_call_can_signal_another_jail_through_the_files_they_share(mini):
 
 @needs_jail
 def test_no_input_file_s_link_count_tells_a_jail_how_many_others_hold_it(mini):
-    """Fixture inputs reach a job as copies: a hard link shared the inode, whose link count every jail read."""
+    """Fixture inputs reach a job as sealed copies: a hard link shared the inode, whose link count every jail read."""
     statuses, outcomes, _ = in_jail(mini, hostile("counts_links.py"))
     assert statuses == [F, F, F], [o.output for o in outcomes]
-    assert ".npy': 1" in outcomes[0].output, outcomes[0].output  # it did read the inputs' counts
+    assert "/memfd:input (deleted)': 0" in outcomes[0].output, outcomes[0].output  # it did read the inputs' counts
 
 
 @needs_jail
@@ -889,3 +891,64 @@ def test_only_the_jail_s_scratch_folders_take_files(mini):
     taking = sorted(line.split(": ", 1)[1] for line in outcomes[0].output.splitlines()
                     if line.startswith("takes files:"))
     assert taking == ["/dev/shm", "/tmp", "/var/tmp"], outcomes[0].output
+
+
+@needs_jail
+def test_no_job_can_change_the_fixture_inputs_later_jails_read(mini):
+    """Fixture arrays reach every job of a process as descriptors of one sealed copy each (staging.shared_input):
+    no write through a descriptor, a reopened one or a mapping gets through, and the next jail reads them intact."""
+    statuses, outcomes, _ = in_jail(mini, hostile("changes_shared_inputs.py"))
+    said = outcomes[0].output
+    assert statuses == [P, P, P] and "changed:" not in said and said.count("refused:") >= 6, said
+    assert in_jail(mini, CORRECT)[0] == [P, P, P]  # the next jail, on the same copies
+    from grader.run.jail import staging
+
+    for (path, *_), fd in staging._shared.items():  # each copy holds its file's bytes still
+        assert os.pread(fd, os.path.getsize(path) + 1, 0) == Path(path).read_bytes(), path
+
+
+@needs_jail
+def test_the_public_pass_s_jail_goes_on_into_the_hidden_pass_only_with_its_resident_alone(mini, monkeypatch):
+    """`Jail.settle`, between a submission's passes: while a job runs (a worker, the learner's processes) the jail is
+    not idle; after it, the resident has killed what it left, and the jail is kept; a jail in which anything else
+    still ran would be ended there, inside the public phase."""
+    write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    time.sleep(1.5)\n    return 2 * x\n")
+    _, calls = calls_of(mini, "double", files=True)
+    seen: list[bool] = []
+    with jail.Jail(mini.root) as j:
+        def look() -> None:
+            time.sleep(1.0)
+            seen.append(j._box is not None and j._box.idle())
+
+        watcher = threading.Thread(target=look)
+        watcher.start()
+        outcomes = list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=1024)))
+        watcher.join()
+        box = j._box
+        assert outcomes[0].status is None and box is not None and seen == [False] and box.idle()
+        j.settle()
+        assert j._box is box  # kept: the hidden pass needs no new interpreter
+        monkeypatch.setattr(spawn.Box, "idle", lambda self: False)  # as if a process of the public pass ran on
+        j.settle()
+        assert j._box is None and box.proc.poll() is not None and j.stats[-1]["emptied"]
+
+
+def test_a_job_carries_at_most_input_fds_descriptors_and_copies_the_rest(tmp_path):
+    """One message takes at most 253 descriptors: past protocol.INPUT_FDS a job's fixture inputs are copied in."""
+    from grader.run.jail import staging
+
+    files = []
+    assert protocol.INPUT_FDS == 200
+    for i in range(protocol.INPUT_FDS + 2):
+        files.append(tmp_path / f"{i}.npy")
+        np.save(files[-1], np.full(2, i, dtype=np.float32))
+    calls = [Call(f"c{i}", "student.double", "run_double", {"x": NpyFile(str(f)), "again": NpyFile(str(files[0]))})
+             for i, f in enumerate(files)]
+    (tmp_path / "job").mkdir()
+    fds = staging.write_job(tmp_path / "job" / "0-1", calls, Limits())
+    spec = json.loads((tmp_path / "job" / "0-1" / "job.json").read_text())["calls"]
+    assert len(fds) == protocol.INPUT_FDS == len(set(fds))  # one descriptor a file, however many calls share it
+    assert spec[0]["inputs"]["again"] == spec[0]["inputs"]["x"] == {"fd": 0, "scalar": False}
+    copied = [c["inputs"]["x"]["npy"] for c in spec[-2:]]  # the two past the cap: files in the job's folder
+    assert [np.load(tmp_path / "job" / "0-1" / name).tolist() for name in copied] == [[200, 200], [201, 201]]
+    assert os.pread(fds[5], 1 << 10, 0) == files[5].read_bytes()

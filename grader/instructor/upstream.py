@@ -109,17 +109,19 @@ class _Plan(Record):
 
 
 def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report:
-    """Every stage's public cases, then every stage's hidden cases in a new jail.
+    """Every stage's public cases, then every stage's hidden cases, in the submission's jail.
 
     No public case runs after any hidden case of the submission, so nothing a hidden call saw (its inputs) can reach
     what is shown of a public case, whatever state the kernel keeps across jails (red team round 6: memfd inode
-    numbers and the page cache carried a hidden input to the next stage's public output).
+    numbers and the page cache carried a hidden input to the next stage's public output). The hidden pass goes on in
+    the public pass's jail once only its resident is left in it (`Jail.settle`), else in a new one.
     """
     wanted = set(settings.stages)  # in course order, each once: the order a stage's plan depends on
     stages = [stage for stage in course.stages if not wanted or stage.id in wanted]
     passed: dict[str, bool] = {}
     looping: dict[str, str] = {}
     plans, results = [], []
+    hidden = any(c.hidden for stage in stages for c in stage.cases)
     with phases.during(settings.phases, "public"):
         try:
             for stage in stages:
@@ -128,13 +130,18 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
                 results.append(result)
                 passed[stage.id] = result.passed
                 looping.update(loops.stuck(result))
-        finally:  # ended inside its phase: a process of it still ending could meet another's hidden call
+        except BaseException:
             box.close()
-    hidden = any(c.hidden for stage in stages for c in stage.cases)
+            raise
+        # Settled inside its phase: a process of the public pass still running could meet another's hidden call
+        if hidden:
+            box.settle()
+        else:
+            box.close()
     with phases.during(settings.phases if hidden else None, "hidden"):
         try:
             _hidden_passes(course, root, settings, box, plans, results, passed, looping)
-        finally:  # the hidden cases ran in a jail of their own, which ends before the phase is left (round 12)
+        finally:  # the jail ends before the phase is left (red team round 12)
             box.close()
     for plan, result in zip(plans, results, strict=True):
         _say_upstream(course, plan, result, passed, settings.policy or course.upstream)

@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -184,12 +184,17 @@ def _hard_nofile() -> int:
     return GRADED_FILES if hard == resource.RLIM_INFINITY else hard
 
 
-def keep_fds(res_w: int, out: int, stack: int) -> None:
-    """Move the result pipe and the two capture files to fds 3, 4, 5 and close everything above."""
-    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6) for fd in (res_w, out, stack)]  # clear of 3-5
-    for target, fd in zip((RES_FD, OUT_FD, STACK_FD), moved, strict=True):
+def keep_fds(res_w: int, out: int, stack: int, extra: Sequence[int] = ()) -> list[int]:
+    """Move the result pipe and the two capture files to fds 3, 4, 5, `extra` to 6 on, and close everything above.
+
+    Returns where `extra` now are.
+    """
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 6 + len(extra)) for fd in (res_w, out, stack, *extra)]
+    kept = list(range(6, 6 + len(extra)))
+    for target, fd in zip((RES_FD, OUT_FD, STACK_FD, *kept), moved, strict=True):
         os.dup2(fd, target, inheritable=False)
-    os.closerange(6, max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
+    os.closerange(6 + len(extra), max(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024))
+    return kept
 
 
 def send(fd: int, header: dict[str, Any], parts: list[Payload] | tuple[Payload, ...] = ()) -> None:

@@ -30,6 +30,7 @@ HEADER = struct.Struct("<Q")  # a frame's header length
 HEADER_CAP = 1 << 20  # the largest JSON header a child may send
 PARTS_CAP = 1024  # payloads one frame may carry (a dict output has one per key)
 FRAME_CAP = 1 << 30  # the most one call may send back when nothing tighter is known
+INPUT_FDS = 200  # fixture inputs a jail's job may carry as descriptors (one message takes at most 253); more: copies
 OUTPUT_CAP = 8 * 1024  # bytes of a call's printed output kept
 CUT_CAP = 1 << 30  # lines of printed output a call can have had cut: no more than the bytes a file may hold
 OBSERVED_CAP = 2000  # observed calls kept of one call (run/observe.py records no more): 32 tokens x 12 blocks is 384
@@ -41,9 +42,10 @@ CHILD_STATUSES = frozenset({Status.TODO, Status.SYNTAX_ERROR, Status.IMPORT_ERRO
 
 
 class NpyFile(Record, frozen=True):
-    """An input array still in its verified .npy fixture file: the jail gets a kernel-made copy of the file.
+    """An input array still in its verified .npy fixture file: the jail gets a descriptor of a sealed copy of it.
 
-    Cases sharing a file (an MLP's weights) share one copy, instead of the grader writing each array out again.
+    Cases sharing a file (an MLP's weights) share one copy, instead of the grader writing each array out again;
+    a process makes one copy of each file for all its jobs (grader/run/jail/staging.py `shared_input`).
     """
 
     path: str

@@ -64,6 +64,17 @@ class Jail:
                 staging.remove(self._staging)
                 self._staging = None
 
+    def settle(self) -> None:
+        """Between a submission's public and hidden passes: keep the jail only if its resident alone is left in it.
+
+        Otherwise it ends here (Box.kill waits until it is empty), and the next call starts one.
+        The resident kills every process a job leaves before it says the job ended, so after a public pass that ended
+        cleanly nothing of it runs: the hidden pass needs no new interpreter. Nothing of the hidden pass can reach a
+        public case, since none runs after it in this jail.
+        """
+        if self._box is not None and not self._box.idle():
+            self._end_box()
+
     def isolation(self) -> str:
         """What kept the submission apart from the grading machine, in one line (for StageResult.notes)."""
         if self.unsandboxed:
@@ -170,10 +181,11 @@ class Jail:
         box.jobs += 1
         name = f"{len(self.stats)}-{box.jobs}"
         folder = self._staging / "jobs" / name
-        staging.write_job(folder, calls, limits)
+        inputs = staging.write_job(folder, calls, limits)
         fds = capture.make()
         try:
-            socket.send_fds(box.command, [json.dumps({"run": name}).encode()], list(fds))
+            socket.send_fds(box.command, [json.dumps({"run": name, "inputs": len(inputs)}).encode()],
+                            [*fds, *inputs])
         except OSError:
             pass  # the jail is gone: the job sees its result pipe close and says how
         return Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from grader.run import child, confine
-from grader.run.protocol import Call
+from grader.run.protocol import INPUT_FDS, Call
 
 RESULT_FD, COMMAND_FD = 3, 4
 RETIRED = 75  # a worker's exit code after a call that left threads or processes behind: the rest need a new one
@@ -47,15 +47,15 @@ def main(result_fd: int, command_fd: int) -> None:
     child.send(RESULT_FD, {"ready": True})
     command = socket.socket(fileno=COMMAND_FD)
     while True:
-        msg, fds, _, _ = socket.recv_fds(command, 1 << 16, 2)
+        msg, fds, flags, _ = socket.recv_fds(command, 1 << 16, 2 + INPUT_FDS)
         if not msg:
             os._exit(0)
-        name = _job_name(msg)
-        if len(fds) != 2:
-            raise ValueError("a job comes with its output and stack files")
+        name, inputs = _job(msg)
+        if len(fds) != 2 + inputs or flags & socket.MSG_CTRUNC:
+            raise ValueError("a job comes with its output and stack files, and its inputs' descriptors")
         pid = os.fork()
         if pid == 0:
-            _worker(name, fds[0], fds[1])  # never returns
+            _worker(name, fds[0], fds[1], fds[2:])  # never returns
         for fd in fds:
             os.close(fd)
         _, status = os.waitpid(pid, 0)
@@ -75,11 +75,15 @@ def _fixed_fds(result_fd: int, command_fd: int) -> None:
     os.closerange(COMMAND_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 
-def _job_name(msg: bytes) -> str:
-    name = json.loads(msg)["run"]
+def _job(msg: bytes) -> tuple[str, int]:
+    """The job's name and how many input descriptors came with it."""
+    job = json.loads(msg)
+    name, inputs = job["run"], job.get("inputs", 0)
     if not isinstance(name, str) or not re.fullmatch(r"[0-9]+-[0-9]+", name):
         raise ValueError("bad job name")
-    return name
+    if not isinstance(inputs, int) or not 0 <= inputs <= INPUT_FDS:
+        raise ValueError("bad input count")
+    return name, inputs
 
 
 def _kill_strays() -> None:
@@ -95,11 +99,11 @@ def _kill_strays() -> None:
             return
 
 
-def _worker(name: str, out: int, stack: int) -> None:
+def _worker(name: str, out: int, stack: int, given: list[int]) -> None:
     """Run one job's calls and exit; never returns into the resident process."""
     code = 0
     try:
-        child.keep_fds(RESULT_FD, out, stack)  # the command socket is closed with the rest
+        inputs = child.keep_fds(RESULT_FD, out, stack, given)  # the command socket is closed with the rest
         confine.libc().prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # the learner's own /proc/self works as usual
         job = json.loads((JOBS / name / "job.json").read_text())
         child.streams()
@@ -108,7 +112,7 @@ def _worker(name: str, out: int, stack: int) -> None:
         sys.meta_path.insert(0, child.StudentFinder())
         os.chdir("/tmp")
         folder = JOBS / name
-        if child.run_calls(ROOT, job["calls"], lambda spec: (_call(folder, spec), set()), _left_behind):
+        if child.run_calls(ROOT, job["calls"], lambda spec: (_call(folder, spec, inputs), set()), _left_behind):
             code = RETIRED
     except BaseException:  # noqa: BLE001 - the worker ends here whatever happened
         code = 70
@@ -120,21 +124,26 @@ def _worker(name: str, out: int, stack: int) -> None:
             os._exit(code)
 
 
-def _call(folder: Path, spec: dict[str, Any]) -> Call:
+def _call(folder: Path, spec: dict[str, Any], inputs: list[int]) -> Call:
     return Call(case=spec["case"], module=spec["module"], function=spec["function"], returns=spec["returns"],
                 keys=tuple(spec.get("keys", ())), observe=tuple((str(m), str(f)) for m, f in spec.get("observe", ())),
-                inputs={k: _input(folder, v) for k, v in spec["inputs"].items()})
+                inputs={k: _input(folder, v, inputs) for k, v in spec["inputs"].items()})
 
 
-def _input(folder: Path, spec: dict[str, Any]) -> Any:
-    """One input: an array loaded afresh from its .npy file, an input file by path, a dict of those, a value."""
+def _input(folder: Path, spec: dict[str, Any], inputs: list[int]) -> Any:
+    """One input, loaded afresh: an array from a descriptor or an .npy file, an input file by path, a dict, a value.
+
+    A descriptor the job came with is reopened through /proc: an offset of its own, whatever other jails read.
+    """
+    if "fd" in spec:
+        return np.load(f"/proc/self/fd/{inputs[spec['fd']]}", allow_pickle=False)
     if "npy" in spec:
         value = np.load(folder / spec["npy"], allow_pickle=False)
         return value[()] if spec.get("scalar") else value
     if "file" in spec:
         return str(folder / spec["file"])
     if "dict" in spec:
-        return {k: _input(folder, v) for k, v in spec["dict"].items()}
+        return {k: _input(folder, v, inputs) for k, v in spec["dict"].items()}
     return spec["value"]
 
 

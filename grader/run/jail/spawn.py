@@ -198,6 +198,24 @@ class Box(Record):
                             "alone (`batch --only ID`) and look at what its code does")
         return stats
 
+    def idle(self) -> bool:
+        """Whether nothing runs in the jail but bubblewrap's process and the resident, its init.
+
+        After a job, the resident kills what the job left (kill(-1)) before it says the job ended, so nothing of the
+        calls so far can then run beside the next.
+        """
+        if self.proc.poll() is not None:
+            return False
+        others = [pid for pid in self.cgroup.members() if pid != self.proc.pid]
+        if len(others) != 1:
+            return False
+        try:
+            status = Path(f"/proc/{others[0]}/status").read_text()
+        except OSError:
+            return False
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        return fields.get("NSpid", "").split()[-1:] == ["1"] and fields.get("PPid", "").strip() == str(self.proc.pid)
+
     def diagnosis(self) -> str:
         """What bubblewrap (or the resident process) said before the jail failed to start, for a JailError."""
         try:

@@ -25,13 +25,14 @@ import numpy as np
 from grader.errors import GraderError
 from grader.run import confine
 from grader.run.jail import cgroups
-from grader.run.protocol import Call, Limits, NpyFile
+from grader.run.protocol import INPUT_FDS, Call, Limits, NpyFile
 
 PREFIX = "grader-jail-"
 LOCK = ".owner.lock"  # held (flock) by the grader process that made the folder, for as long as the folder is used
 UNLOCKED_AGE = 60.0  # seconds after which a lock file never written to is a dead maker's
 _swept: set[int] = set()
 _locks: dict[str, int] = {}  # staging folder -> the descriptor holding its lock
+_shared: dict[tuple[Any, ...], int] = {}  # fixture file (path, device, inode, size, time) -> its sealed copy
 
 
 def new() -> Path:
@@ -54,18 +55,28 @@ def fill(staging: Path, root: Path) -> None:
         _write_file(target, data)
 
 
-def write_job(folder: Path, calls: list[Call], limits: Limits) -> None:
-    """The job's folder: its calls' inputs, each file written once however many calls share it, and job.json."""
+def write_job(folder: Path, calls: list[Call], limits: Limits) -> list[int]:
+    """The job's folder: its calls' inputs, each written once however many calls share it, and job.json.
+
+    Returns the descriptors the job carries (`shared_input`: fixture arrays), in the order job.json names them.
+    """
     _mkdir(folder)
-    written: dict[Any, str] = {}  # id(array) or file path -> file: written once, loaded afresh by each call
+    written: dict[Any, Any] = {}  # id(array), file path or ("fd", path) -> file or index: one per job
+    fds: list[int] = []
     specs = [{"case": c.case, "module": c.module, "function": c.function, "returns": c.returns, "keys": list(c.keys),
               "observe": [list(o) for o in c.observe],
-              "inputs": {k: _input(folder, v, written) for k, v in c.inputs.items()}} for c in calls]
+              "inputs": {k: _input(folder, v, written, fds) for k, v in c.inputs.items()}} for c in calls]
     _write_file(folder / "job.json", json.dumps({"calls": specs, "memory_mb": limits.memory_mb}).encode())
+    return fds
 
 
-def _input(folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
-    """How the jail gets one input: an .npy file (copied or written), an input file, a dict of those, a value."""
+def _input(folder: Path, value: Any, written: dict[Any, Any], fds: list[int]) -> dict[str, Any]:
+    """How the jail gets one input: a descriptor of a sealed copy, an .npy file, an input file, a dict, a value."""
+    if isinstance(value, NpyFile) and (("fd", value.path) in written or len(fds) < INPUT_FDS):
+        if ("fd", value.path) not in written:
+            fds.append(shared_input(value.path))
+            written["fd", value.path] = len(fds) - 1
+        return {"fd": written["fd", value.path], "scalar": False}
     if isinstance(value, NpyFile | np.ndarray | np.generic):
         key = value.path if isinstance(value, NpyFile) else id(value)
         if key not in written:
@@ -78,12 +89,42 @@ def _input(folder: Path, value: Any, written: dict[Any, str]) -> dict[str, Any]:
             _copy(value, folder / written[value])
         return {"file": written[value]}
     if isinstance(value, dict) and all(isinstance(v, np.ndarray) for v in value.values()):
-        return {"dict": {str(k): _input(folder, v, written) for k, v in value.items()}}
+        return {"dict": {str(k): _input(folder, v, written, fds) for k, v in value.items()}}
     try:
         json.dumps(value, allow_nan=True)
     except (TypeError, ValueError) as e:
         raise GraderError(f"an input of type {type(value).__name__} cannot be passed into the jail") from e
     return {"value": value}
+
+
+def shared_input(path: str) -> int:
+    """A read-only descriptor of a sealed memfd holding a fixture file's bytes, made once per process.
+
+    A batch's worker grades every submission on the same fixtures: each file is copied once (about 100 MB for four
+    stages, which copying into every job cost ~50 ms a submission), and each job is handed the descriptors of its own
+    inputs, and no others, with its command. Sealed (no write, resize or new seal), so a jail that reopens it still
+    cannot change what the next jail reads; no name, no link count (round 10b read a hard link's). Jails of the same
+    pass share its pages, as they share the standard library's; a jail's public pass is never handed a hidden input's.
+    """
+    st = os.stat(path)
+    key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)  # a fixture rebuilt meanwhile is copied again
+    if key in _shared:
+        return _shared[key]
+    fd = os.memfd_create("input", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        with open(path, "rb") as source:
+            sent, size = 0, os.fstat(source.fileno()).st_size
+            while sent < size:
+                n = os.sendfile(fd, source.fileno(), sent, size - sent)
+                if n == 0:
+                    raise GraderError(f"{path} changed while it was being read")
+                sent += n
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW |
+                    fcntl.F_SEAL_WRITE)
+        _shared[key] = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_CLOEXEC)
+    finally:
+        os.close(fd)
+    return _shared[key]
 
 
 def _write_array(path: Path, value: NpyFile | np.ndarray | np.generic) -> None:
