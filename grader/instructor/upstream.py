@@ -22,12 +22,12 @@ copy of student/ holds, in place of each earlier stage's learner file, that stag
 function names bound to the reference's, and the course's common/ modules it imports beside it): `with_references`.
 With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. Each stage is
 graded in the submission's jail: every stage's public cases first, then every stage's hidden cases (in the same jail
-once only its resident is left in it), so nothing a hidden call saw can be shown under any public case (docs/jail.md). Stand-ins are therefore first chosen
-from the earlier stages' public verdicts; under "reference", a stage that fails a public case while an earlier stage
-it imports could still fail a hidden case is also graded, in the public pass, with that stage's reference standing in
-(the hedge), and when the earlier stage's hidden cases do fail, the better of the two runs counts and its stand-ins
-grade the stage's hidden cases too (red team round 7: a mistake only an earlier stage's hidden cases caught cost
-the next stage its points).
+once only its resident is left in it), so nothing a hidden call saw can be shown under any public case
+(docs/jail.md). Stand-ins are therefore first chosen from the earlier stages' public verdicts; under "reference", a
+stage that fails a public case while an earlier stage it imports could still fail a hidden case is also graded, in
+the public pass, with that stage's reference standing in (the hedge), and when the earlier stage's hidden cases do
+fail, the better of the two runs counts and its stand-ins grade the stage's hidden cases too (red team round 7: a
+mistake only an earlier stage's hidden cases caught cost the next stage its points).
 """
 
 from __future__ import annotations
