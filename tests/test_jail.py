@@ -952,3 +952,25 @@ def test_a_job_carries_at_most_input_fds_descriptors_and_copies_the_rest(tmp_pat
     copied = [c["inputs"]["x"]["npy"] for c in spec[-2:]]  # the two past the cap: files in the job's folder
     assert [np.load(tmp_path / "job" / "0-1" / name).tolist() for name in copied] == [[200, 200], [201, 201]]
     assert os.pread(fds[5], 1 << 10, 0) == files[5].read_bytes()
+
+
+@needs_jail
+def test_no_job_leaves_a_message_on_the_inputs_for_the_next(mini):
+    """Red team round 16: the sealed input copies were 0777 (xattrs and times settable by the jail's uid) and every
+    job was handed the grader's own open file description (its offset, flags, signal). Each copy is now 0444, each job
+    gets a description of its own, and its times are put back after each job: the next jail finds nothing."""
+    from grader.run.jail import staging
+
+    _, outcomes, _ = in_jail(mini, hostile("marks_shared_inputs.py", MODE="mark"))
+    marked = outcomes[0].output
+    assert "set: xattr" not in marked and "set: times" not in marked and "refused: xattr" in marked, marked
+    assert "set: offset" in marked and "set: flags" in marked, marked  # its own description's: allowed, and its own
+    _, outcomes, _ = in_jail(mini, hostile("marks_shared_inputs.py", MODE="read"))
+    made = {fd: staging._times[fd] for (path, *_), fd in staging._shared.items() if path.startswith(str(mini.root))}
+    found = [line.split()[1:] for o in outcomes for line in o.output.splitlines() if line.startswith("found:")]
+    assert found, [o.output for o in outcomes]
+    for offset, flags, sig, atime, mtime, *xattrs in found:
+        assert (offset, flags, sig, " ".join(xattrs)) == ("0", "0", "0", "[]"), found
+        assert int(mtime) in {m for _, m in made.values()} and int(atime) != 123456789 * 10**9, found
+    for fd, times in made.items():  # and after each job, the times a read moved are put back
+        assert (os.fstat(fd).st_atime_ns, os.fstat(fd).st_mtime_ns) == times

@@ -322,8 +322,8 @@ def test_no_process_of_a_submission_s_jails_is_alive_once_its_phase_is_left(mini
 
 def test_a_jail_whose_processes_do_not_end_is_the_submission_s_error_not_a_pass_beside_them(
         mini: Course, subs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A jail that outlives spawn.EMPTIED_WITHIN after its kill (JailStuck) makes the row an error: its phase is not
-    left as if it had ended, and no grade is given for what it did meanwhile."""
+    """A jail that outlives spawn.EMPTIED_WITHIN after its kill (JailStuck) makes the row an error: no grade is given
+    for what it did meanwhile (its phase is then left with it still ending: SECURITY.md declares it)."""
     from grader.run.jail import cgroups
 
     real, groups = cgroups.Cgroup.kill, []

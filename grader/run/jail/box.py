@@ -133,8 +133,11 @@ class Jail:
                     yield outcome
             finally:
                 job.close()
-                if job.end not in ("done", "retired"):
-                    self._end_box()
+                try:
+                    if job.end not in ("done", "retired"):
+                        self._end_box()
+                finally:  # nothing of the job runs any more: its inputs' times as they were, for the next
+                    staging.forget(job.shared)
 
     def _ensure_box(self, memory_mb: int) -> Box:
         if self._box is None:
@@ -172,7 +175,11 @@ class Jail:
             staging.fill(self._staging, self.root)
         box = adopted or start(self._staging, self._layout, self.settings, memory_mb)
         if self.warm:
-            _prestart(self._layout, self.settings, memory_mb)  # the next jail's, while this one grades
+            try:
+                _prestart(self._layout, self.settings, memory_mb)  # the next jail's, while this one grades
+            except BaseException:
+                box.kill()  # held by nothing yet: it would run on
+                raise
         return box
 
     def _send_job(self, box: Box, calls: list[Call], limits: Limits, cpu_seconds: float | None) -> Job:
@@ -183,13 +190,20 @@ class Jail:
         folder = self._staging / "jobs" / name
         inputs = staging.write_job(folder, calls, limits)
         fds = capture.make()
+        handed: list[int] = []
         try:
+            handed.extend(staging.handed(fd) for fd in inputs)
             socket.send_fds(box.command, [json.dumps({"run": name, "inputs": len(inputs)}).encode()],
-                            [*fds, *inputs])
+                            [*fds, *handed])
         except OSError:
             pass  # the jail is gone: the job sees its result pipe close and says how
-        return Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,
-                   self.settings.startup_timeout)
+        finally:
+            for fd in handed:
+                os.close(fd)
+        job = Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,
+                  self.settings.startup_timeout)
+        job.shared = inputs
+        return job
 
 
 # --- the warm spare: the next submission's jail, started while this one is graded -------------------------------
@@ -202,7 +216,7 @@ def _prestart(layout: cgroups.Layout, settings: Settings, memory_mb: int) -> Non
     if os.getpid() not in _spare:
         try:
             _spare[os.getpid()] = (settings, start(staging.new(), layout, settings, memory_mb))
-        except GraderError:
+        except (GraderError, OSError):
             return  # the next submission starts its own, and says why if it cannot
         if os.getpid() not in _exits:  # a process that ends normally takes its spare with it
             _exits.add(os.getpid())

@@ -45,7 +45,11 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            # Filters of the jail's own: each is kernel memory (and, with the BPF JIT, executable pages) freed by a
            # kernel worker after the jail, and thousands stacked wedged that worker for the whole machine (round 15)
            "seccomp",
-           "pidfd_getfd")  # another process's descriptors, same uid, same jail: nothing a learner needs (round 15)
+           "pidfd_getfd",  # another process's descriptors, same uid, same jail: nothing a learner needs (round 15)
+           # extended attributes: kernel memory on a file, and a message on one another jail reads (round 16 set them
+           # on the grader's input copies); a learner needs none
+           "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr", "setxattrat",
+           "removexattrat")
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",
