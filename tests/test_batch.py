@@ -218,6 +218,15 @@ def test_cli_usage_errors(mini_template: Path, tmp_path: Path) -> None:
     jobs = run_cli("batch", str(tmp_path / "subs"), "--jobs", "0", "--db", str(tmp_path / "g.sqlite"), *GRADED_FLAGS,
                    cwd=mini_template)
     assert jobs.returncode == 2 and "--jobs 0" in jobs.stderr
+    unknown = run_cli("batch", str(tmp_path / "subs"), "--stage", "doubel", "--db", str(tmp_path / "g.sqlite"),
+                      *GRADED_FLAGS, cwd=mini_template)
+    assert unknown.returncode == 2 and "no stage 'doubel'" in unknown.stderr
+    assert "Did you mean 'double'" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
+    for budget in ("nan", "inf", "-1"):
+        bad_budget = run_cli("batch", str(tmp_path / "subs"), "--budget", budget, "--db", str(tmp_path / "g.sqlite"),
+                             *GRADED_FLAGS, cwd=mini_template)
+        assert bad_budget.returncode == 2 and f"--budget {budget}:" in bad_budget.stderr
     (tmp_path / "other.sqlite").write_bytes(b"not a database at all" * 100)
     bad = run_cli("report", "--db", str(tmp_path / "other.sqlite"), cwd=mini_template)
     assert bad.returncode == 2 and "not a gradebook" in bad.stderr

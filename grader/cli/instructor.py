@@ -73,4 +73,6 @@ def run(course: Any, args: argparse.Namespace) -> int:
         unsandboxed=bool(get("unsandboxed")))
     if typed.command == "batch" and typed.jobs < 1:
         raise UsageError(f"--jobs {typed.jobs}: give 1 or more worker processes")
+    for stage_id in typed.stages:  # an unknown id is named here, with the course's stages, before any grading
+        course.stage(stage_id)
     return commands.run(course, typed, lambda line: print(line, flush=True))

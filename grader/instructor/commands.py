@@ -8,6 +8,7 @@ results.json then says NOT jailed.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -139,7 +140,7 @@ def _batch(course: Course, book: object, args: Args, say: Say) -> None:
     from grader.instructor.gradebook import Entry, Gradebook
 
     assert isinstance(book, Gradebook) and args.submissions is not None
-    if args.budget <= 0:
+    if not 0 < args.budget < math.inf:  # nan too: a deadline of nan would never be reached
         raise UsageError(f"--budget {args.budget:g}: give a number of seconds greater than 0")
     options = batch.BatchOptions(jobs=args.jobs, budget=args.budget, stages=args.stages, only=args.only,
                                  force=args.force, unsandboxed=args.unsandboxed)
