@@ -3,8 +3,10 @@
 Every jail binds the same host files read-only (/usr, Python, numpy, the grader's code) and the same fixture
 inodes. Reading a file changes nothing another jail can see, but some calls on a read-only descriptor do: a lock
 (`flock`, `fcntl`'s record and open-file-description locks, leases), a watch (inotify, fanotify, dnotify), or a
-question about the page cache (`preadv2` or an AIO read with RWF_NOWAIT, `cachestat`, io_uring's reads), or a
-way to push pages out of it (`posix_fadvise`, `madvise` COLD and PAGEOUT). Red team round 3 sent the
+question about the page cache (`preadv2` or an AIO read with RWF_NOWAIT, `cachestat`, io_uring's reads) or the
+extent cache (`EXT4_IOC_GET_ES_CACHE`: `ioctl` keeps only the requests Python's io makes), a way to push pages out
+of it (`posix_fadvise`, `madvise` COLD and PAGEOUT) or to rebuild them as a huge page (`madvise` COLLAPSE and
+HUGEPAGE). Red team round 3 sent the
 bits of a hidden input from one submission's hidden call to another's public output with `flock` on standard-library
 files (tests/hostile/redteam/round3-findings.md, break 5): these calls now fail inside the jail with EPERM (or
 ENOSYS, where a library falls back to an older call). Also refused, as nothing a learner writes needs them: tracing
@@ -64,6 +66,20 @@ MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter
            "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self")
 MADV_COLD, MADV_PAGEOUT = 20, 21  # madvise advice that pushes a shared file's pages out of the cache
 MADV_MERGEABLE, PR_SET_MEMORY_MERGE = 12, 67  # KSM: where the machine runs it, a page-content oracle between jails
+# Huge pages of a shared file: MADV_COLLAPSE (and khugepaged, after MADV_HUGEPAGE where shmem_enabled is "advise")
+# rebuilds a file's cached pages as a huge page, which stays with the file after the jail and shows in a later
+# jail's /proc/self/smaps (red team round 17: set on the grader's input copies, read in the next learner's call).
+# numpy's MADV_HUGEPAGE on its own large arrays ignores the refusal (anonymous huge pages still follow the machine's
+# `enabled` setting).
+MADV_HUGEPAGE, MADV_COLLAPSE = 14, 25
+# ioctl is an allow-list: what Python's io and os ask of a descriptor (TCGETS for isatty, TIOCGWINSZ for the
+# terminal's size, FIONREAD, FIONBIO, FIONCLEX and FIOCLEX); every other request is ENOTTY, the answer of a device
+# that has no such request. Red team round 17 read which extents of a shared ext4 file the kernel had looked up
+# (EXT4_IOC_GET_ES_CACHE; FS_IOC_FIEMAP and EXT4_IOC_PRECACHE_EXTENTS set them): a hidden input's bits from one
+# learner's hidden call to a later learner's public call, asked, not timed. Filesystems' ioctls are many, and new
+# ones come with each kernel: an allow-list, not a list of the ones found.
+TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIONCLEX, FIOCLEX = 0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451
+IOCTLS_KEPT = (TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIONCLEX, FIOCLEX)
 PR_SET_SECCOMP = 22  # the other road to a filter of the jail's own (see "seccomp" above)
 INSTALL = "pip install pyseccomp, and the system's libseccomp (`apt-get install libseccomp2`)"
 
@@ -89,8 +105,15 @@ def program() -> bytes:
             f.add_rule(sc.ERRNO(errno.EPERM), "fcntl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, cmd))
         for option in (PR_SET_MEMORY_MERGE, PR_SET_SECCOMP):
             f.add_rule(sc.ERRNO(errno.EPERM), "prctl", sc.Arg(0, sc.MASKED_EQ, 0xFFFFFFFF, option))
-        for advice in (MADV_COLD, MADV_PAGEOUT, MADV_MERGEABLE):  # (madvise's advice is an int: 32 bits too)
+        for advice in (MADV_COLD, MADV_PAGEOUT, MADV_MERGEABLE, MADV_HUGEPAGE, MADV_COLLAPSE):  # (an int: 32 bits)
             f.add_rule(sc.ERRNO(errno.EPERM), "madvise", sc.Arg(2, sc.MASKED_EQ, 0xFFFFFFFF, advice))
+        # Compared as 64 bits: a request with any of the high 32 bits set is above the highest kept (the kernel
+        # reads 32 bits, so `TCGETS | 1 << 32` is refused although it would be TCGETS)
+        low, high = min(IOCTLS_KEPT), max(IOCTLS_KEPT)
+        f.add_rule(sc.ERRNO(errno.ENOTTY), "ioctl", sc.Arg(1, sc.LT, low))
+        f.add_rule(sc.ERRNO(errno.ENOTTY), "ioctl", sc.Arg(1, sc.GT, high))
+        for request in sorted(set(range(low, high + 1)) - set(IOCTLS_KEPT)):
+            f.add_rule(sc.ERRNO(errno.ENOTTY), "ioctl", sc.Arg(1, sc.EQ, request))
         # a process's own limits only: the resident (same uid, pid 1) hands its hard limits to every worker it forks,
         # and lowered ones made its next worker fail before its first call (red team round 8: a grader error row)
         f.add_rule(sc.ERRNO(errno.EPERM), "prlimit64", sc.Arg(0, sc.NE, 0))

@@ -2,6 +2,7 @@
 ask the page cache about it; or read what every jail's locks and open files add up to (round 4). Each way that works
 here is a channel from one submission's hidden call to another's."""
 import ctypes
+import errno
 import fcntl
 import mmap
 import os
@@ -43,6 +44,14 @@ def run_double(x):
         "syslog (the kernel log)": lambda: _ok(libc.syscall(103, 10, None, 0)),  # SYSLOG_ACTION_SIZE_BUFFER
         "madvise MERGEABLE (KSM)": lambda: mmap.mmap(-1, 4096).madvise(12),
         "process_madvise PAGEOUT (round 10b)": lambda: _process_madvise(libc),
+        # round 17: a huge page rebuilt from a shared file's pages stays with it; the extent cache asked directly
+        "madvise COLLAPSE": lambda: _refused(lambda: mmap.mmap(-1, 4 << 20).madvise(25)),
+        "madvise HUGEPAGE": lambda: _refused(lambda: mmap.mmap(-1, 4 << 20).madvise(14)),
+        # ioctl keeps only Python io's requests: FIGETBSZ (any regular file, any filesystem) stands for the rest,
+        # EXT4_IOC_GET_ES_CACHE among them; the kernel reads a request's low 32 bits
+        "ioctl FIGETBSZ": lambda: fcntl.ioctl(fd, 2, bytearray(8)),
+        "ioctl FIGETBSZ | 1 << 32": lambda: _ok(libc.syscall(16, fd, ctypes.c_long(2 | 1 << 32),
+                                                             ctypes.create_string_buffer(8))),
     }
     for name, way in ways.items():
         try:
@@ -60,6 +69,15 @@ def _process_madvise(libc):
     iov = (ctypes.c_void_p * 2)(ctypes.addressof(ctypes.c_char.from_buffer(page)), 4096)
     pidfd = _ok(libc.syscall(434, os.getpid(), 0))  # pidfd_open
     _ok(libc.syscall(440, pidfd, iov, 1, 21, 0))  # process_madvise(pidfd, iov, 1, MADV_PAGEOUT, 0)
+
+
+def _refused(call):
+    """Only the filter's EPERM counts as blocked: any other error (no huge pages, not ext4) reached the kernel."""
+    try:
+        call()
+    except OSError as e:
+        if e.errno == errno.EPERM:
+            raise
 
 
 def _host_figure(path, key, field=1, kind=int):
