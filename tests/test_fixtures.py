@@ -144,6 +144,20 @@ def test_manifest_lists_digests_and_visibility(mini):
     assert len(manifest["cases"]["small"]["inputs"]["x"]["sha256"]) == 64
 
 
+def test_an_array_is_shared_by_cases_but_never_by_a_hidden_and_a_public_one(mini):
+    """A graded jail is handed one copy per fixture file: a hidden call's copy must not be a public call's."""
+    path = mini.root / "stages/double/stage.yaml"
+    same = "x: {random: normal, shape: [8, 16], seed: 7, dtype: float32}"
+    path.write_text(path.read_text().replace("x: {random: uniform, shape: [5], low: -3, high: 3, seed: 8, "
+                                             "dtype: float32}", same)
+                    + f"  - id: again\n    inputs:\n      {same}\n")
+    fixtures.build(load_course(mini.root), load_course(mini.root).stage("double"))
+    cases = json.loads((mini.root / "fixtures/double/MANIFEST.json").read_text())["cases"]
+    files = {c: cases[c]["inputs"]["x"]["file"] for c in ("random", "again", "secret")}
+    assert files["again"] == files["random"] != files["secret"], files  # the same bytes, a file of the hidden's own
+    assert cases["secret"]["inputs"]["x"]["sha256"] == cases["random"]["inputs"]["x"]["sha256"]
+
+
 def test_a_failed_build_leaves_the_previous_fixtures(mini):
     before = _tree(mini.root / "fixtures" / "double")
     (mini.root / "stages/double/reference.py").write_text("def double(x):\n    raise RuntimeError('broken')\n")
