@@ -745,12 +745,25 @@ def test_no_call_can_signal_another_jail_through_the_files_they_share(mini):
 
 
 @needs_jail
+def test_no_call_can_move_a_machine_wide_counter_a_later_jail_reads(mini):
+    """Red team round 18 set, in a hidden call, numbers the kernel hands out machine-wide (pidfs inodes, autogroups,
+    shmem inodes, audit session ids) and read them exactly in a later learner's public call: none can be moved."""
+    text = hostile("moves_machine_counters.py")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [F, F, F], [o.output for o in outcomes]
+    output = outcomes[0].output
+    assert "worked:" not in output and output.count("blocked:") == 6, output
+    assert "threads True fork True private True" in output, output
+    assert self_paced(mini, text) == [P, P, P]  # the control: outside the jail they work
+
+
+@needs_jail
 def test_the_ioctl_requests_python_makes_still_work_in_the_jail(mini):
     """ioctl is an allow-list (red team round 17 read a shared file's extent cache through one): isatty, the terminal's
     size, FIONREAD, FIONBIO and close-on-exec work as outside."""
     statuses, outcomes, _ = in_jail(mini, hostile("asks_ordinary_ioctls.py"))
     assert statuses == [P, P, P], [o.output for o in outcomes]
-    assert "TIOCGWINSZ on a pipe: True" in outcomes[0].output, outcomes[0].output
+    assert "TIOCGWINSZ on a file: True" in outcomes[0].output, outcomes[0].output
 
 
 @needs_jail

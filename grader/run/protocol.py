@@ -102,7 +102,9 @@ def _buffer(size: int) -> bytearray | mmap.mmap:
     A large one is an anonymous mapping, whose pages are taken only when written; a bytearray is zeroed whole at
     once, so merely announcing a size would cost the grader that memory.
     """
-    return mmap.mmap(-1, size) if size >= 1 << 20 else bytearray(size)
+    if size < 1 << 20:
+        return bytearray(size)
+    return mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # private: a jail may map no shared one
 
 
 class Frames:

@@ -129,7 +129,11 @@ def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[s
         args += ["--size", "4096", "--tmpfs", folder]
     # /dev/pts/ptmx is /dev/null: every devpts instance draws from the machine's one pool of ptys, which a jail could
     # fill to a count another reads (red team round 6), or empty for every container on the machine
-    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/dev/null", "/dev/pts/ptmx"]
+    # /dev/zero is /dev/null too: a shared mapping of it is a file of the kernel's shmem mount, numbered by a
+    # machine-wide counter a jail can set and a later one read (red team round 18; seccomp.py refuses the
+    # anonymous kind)
+    args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/dev/null", "/dev/pts/ptmx",
+             "--ro-bind", "/dev/null", "/dev/zero"]
     # Host-wide figures one jail can move and another read, without a refused call (red team round 4): every lock
     # on the machine, and /proc/sys's counters of open files (file-nr), inodes and dentries.
     args += ["--ro-bind", "/dev/null", "/proc/locks", "--size", "4096", "--tmpfs", "/proc/sys"]

@@ -87,3 +87,27 @@ def require(unsandboxed: bool = False) -> None:
     if why is not None:
         raise JailUnavailable(f"graded mode runs each submission in a bubblewrap jail, and cannot here: {why}. "
                               f"Grade with --unsandboxed only if you trust every submission (SECURITY.md).")
+    login_uid()
+
+
+UNSET_LOGIN_UID = "4294967295"
+
+
+@functools.cache
+def login_uid() -> None:
+    """Give this grader process an audit login uid if it has none, before it starts a jail (once per process).
+
+    A task whose login uid is unset may set it once without any privilege, and each set takes the next number of one
+    machine-wide counter, the audit session id (/proc/self/sessionid): a jail set it to a hidden input's bits with
+    that many threads and a later jail read it exactly (red team round 18; a grader run as a service or in a
+    container has none set). Jails inherit this one, and changing a set login uid needs CAP_AUDIT_CONTROL, which no
+    jail has. A grader started from a login keeps its own; a kernel without audit has neither file.
+    """
+    try:
+        with open("/proc/self/loginuid") as f:
+            if f.read().strip() != UNSET_LOGIN_UID:
+                return
+        with open("/proc/self/loginuid", "w") as f:
+            f.write(str(os.getuid()))
+    except OSError:  # no audit in this kernel: no counter either
+        return

@@ -51,7 +51,16 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            # extended attributes: kernel memory on a file, and a message on one another jail reads (round 16 set them
            # on the grader's input copies); a learner needs none
            "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr", "setxattrat",
-           "removexattrat")
+           "removexattrat",
+           # a new session makes a new scheduler autogroup, numbered by one machine-wide counter that
+           # /proc/self/autogroup shows: a jail moved it by exactly k and a later jail read it (red team round 18);
+           # the jail is already a session of its own (bubblewrap's --new-session, before the filter)
+           "setsid",
+           # A pipe's inode number comes from the machine's one get_next_ino counter, in per-CPU batches: a jail pinned
+           # to each CPU in turn set its positions with pipes and a later jail read them, a few bits a CPU, exactly
+           # (red team round 18). The jail's own machinery makes none (its pipes are the grader's, made outside);
+           # nor does a GPT-2 function (subprocess and multiprocessing fail in graded mode: SECURITY.md).
+           "pipe", "pipe2")
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",
@@ -63,7 +72,12 @@ MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter
            "msgget", "msgsnd", "msgrcv", "msgctl",
            "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
            # Landlock rulesets: kernel objects a jail needs none of, another road to round 15's filters
-           "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self")
+           "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
+           # A pidfd's inode number comes from one machine-wide counter of every process and thread made (pidfs,
+           # Linux 6.9+): /proc/stat's `processes` again, read with fstat (red team round 18 moved it by threads and
+           # read it in a later jail). No pidfd in a jail: pidfd_open, and clone3, which can ask for one (glibc falls
+           # back to clone on ENOSYS; clone's CLONE_PIDFD is refused below)
+           "pidfd_open", "clone3")
 MADV_COLD, MADV_PAGEOUT = 20, 21  # madvise advice that pushes a shared file's pages out of the cache
 MADV_MERGEABLE, PR_SET_MEMORY_MERGE = 12, 67  # KSM: where the machine runs it, a page-content oracle between jails
 # Huge pages of a shared file: MADV_COLLAPSE (and khugepaged, after MADV_HUGEPAGE where shmem_enabled is "advise")
@@ -79,6 +93,12 @@ MADV_HUGEPAGE, MADV_COLLAPSE = 14, 25
 # learner's hidden call to a later learner's public call, asked, not timed. Filesystems' ioctls are many, and new
 # ones come with each kernel: an allow-list, not a list of the ones found.
 TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIONCLEX, FIOCLEX = 0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451
+# A shared anonymous mapping is a file of the kernel's internal shmem mount, numbered by that mount's machine-wide
+# counter (the one memfd_create drew from) and shown in /proc/self/maps: red team round 18 set its position on each
+# CPU in one jail and read it in a later one. Private anonymous mappings (malloc, numpy, OpenBLAS) are untouched;
+# a shared mapping of /dev/zero draws from it too, so the jail's /dev/zero is /dev/null (mounts.py).
+MAP_SHARED, MAP_ANONYMOUS = 0x01, 0x20
+CLONE_PIDFD = 0x1000
 IOCTLS_KEPT = (TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIONCLEX, FIOCLEX)
 PR_SET_SECCOMP = 22  # the other road to a filter of the jail's own (see "seccomp" above)
 INSTALL = "pip install pyseccomp, and the system's libseccomp (`apt-get install libseccomp2`)"
@@ -114,6 +134,9 @@ def program() -> bytes:
         f.add_rule(sc.ERRNO(errno.ENOTTY), "ioctl", sc.Arg(1, sc.GT, high))
         for request in sorted(set(range(low, high + 1)) - set(IOCTLS_KEPT)):
             f.add_rule(sc.ERRNO(errno.ENOTTY), "ioctl", sc.Arg(1, sc.EQ, request))
+        shared_anonymous = MAP_SHARED | MAP_ANONYMOUS  # (MAP_SHARED_VALIDATE holds MAP_SHARED's bit)
+        f.add_rule(sc.ERRNO(errno.EPERM), "mmap", sc.Arg(3, sc.MASKED_EQ, shared_anonymous, shared_anonymous))
+        f.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD))
         # a process's own limits only: the resident (same uid, pid 1) hands its hard limits to every worker it forks,
         # and lowered ones made its next worker fail before its first call (red team round 8: a grader error row)
         f.add_rule(sc.ERRNO(errno.EPERM), "prlimit64", sc.Arg(0, sc.NE, 0))
