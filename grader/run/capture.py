@@ -90,10 +90,17 @@ def _source_line(source_dir: str, rel: str, line: int) -> str:
         return ""
 
 
-def ask_stack(pid: int, fd: int, student_dirs: list[str], source_dir: str) -> str | None:
-    """Ask a running process for its Python stack (faulthandler, SIGUSR1) and find the learner's line in it."""
+def ask_stack(pid: int, fd: int, student_dirs: list[str], source_dir: str, pidfd: int | None = None) -> str | None:
+    """Ask a running process for its Python stack (faulthandler, SIGUSR1) and find the learner's line in it.
+
+    `pidfd`, for a process that is not the grader's child (a jail's worker): its pid may be another process's by the
+    time it is signalled, a pidfd's process may not (red team round 18).
+    """
     try:
-        os.kill(pid, signal.SIGUSR1)
+        if pidfd is not None:
+            signal.pidfd_send_signal(pidfd, signal.SIGUSR1)
+        else:
+            os.kill(pid, signal.SIGUSR1)  # the grader's own child: its pid is not reused before the grader waits
     except OSError:
         return None
     deadline, size = time.monotonic() + STACK_WAIT, -1

@@ -191,7 +191,17 @@ class Job:
         host = _host_pid(self.box.cgroup.members(), self.worker) if self.worker is not None else None
         if host is None:
             return None
-        return capture.ask_stack(host, self.stack, [f"{ROOT_IN_JAIL}/student"], self.source_dir)
+        try:
+            pidfd = os.pidfd_open(host)
+        except OSError:
+            return None
+        try:  # still the jail's worker once held: a pid freed meanwhile may be any process's on the machine
+            if self.worker is None or _host_pid([p for p in self.box.cgroup.members() if p == host],
+                                                self.worker) != host:
+                return None
+            return capture.ask_stack(host, self.stack, [f"{ROOT_IN_JAIL}/student"], self.source_dir, pidfd)
+        finally:
+            os.close(pidfd)
 
     def _over_cpu(self) -> bool:
         """Whether the current call has used more CPU time than allowed (checked at most every 20 ms)."""
