@@ -180,7 +180,7 @@ def test_zip_caps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         submissions.unpack(submissions.Submission("big", big), tmp_path / "a")
     monkeypatch.setattr(submissions, "MAX_BYTES", 10_000_000)
     monkeypatch.setattr(submissions, "MAX_FILE_BYTES", 50_000)  # the bytes actually read count, not the header
-    with pytest.raises(submissions.SubmissionError, match="more than the cap"):
+    with pytest.raises(submissions.SubmissionError, match=r"larger than the cap \(50000 bytes per file\)"):
         submissions.unpack(submissions.Submission("big", big), tmp_path / "b")
     many = make_zip(tmp_path / "many.zip", [(f"student/f{i}.py", b"") for i in range(30)])
     monkeypatch.setattr(submissions, "MAX_FILES", 20)

@@ -81,6 +81,20 @@ def test_only_the_files_to_grade_are_extracted_and_capped(tmp_path: Path, monkey
         submissions.unpack(submissions.Submission("big", big), tmp_path / "b", declared=DECLARED)
 
 
+def test_whatever_intake_takes_the_jail_copies_in_whole(tmp_path: Path) -> None:
+    """Red team round 18: intake took up to 64 MiB, the jail's copy of student/ stopped at 32 MiB and dropped the
+    rest without a word (a stage file among them). One cap: a submission past it is refused, naming the cap."""
+    from grader.run import confine
+
+    pad = "# " + "x" * (3 << 20) + "\n"  # under the cap of one file
+    sub = folder(tmp_path, "big", student({**GOOD, "pad0": pad}))
+    for i in range(1, confine.GRADED_TREE_CAP // len(pad) + 1):
+        shutil.copy(sub / "student" / "pad0.py", sub / "student" / f"pad{i}.py")
+    cap = f"more than the cap \\({confine.GRADED_TREE_CAP} bytes in all\\)"
+    with pytest.raises(submissions.SubmissionError, match=cap):
+        submissions.unpack(submissions.Submission("big", sub), tmp_path / "out")
+
+
 def test_a_zip_listing_too_many_entries_is_refused_before_it_is_read(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     zpath = make_zip(tmp_path / "many.zip", [(f"junk/{i}.txt", b"") for i in range(300)])

@@ -16,9 +16,11 @@ import contextlib
 import io
 import json
 import os
+import resource
 import shutil
 import socket
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -755,6 +757,19 @@ def test_no_call_can_move_a_machine_wide_counter_a_later_jail_reads(mini):
     assert "worked:" not in output and output.count("blocked:") == 6, output
     assert "threads True fork True private True" in output, output
     assert self_paced(mini, text) == [P, P, P]  # the control: outside the jail they work
+
+
+def test_a_graded_call_may_not_take_real_time_scheduling_whatever_the_grader_was_started_with(monkeypatch):
+    """RLIMIT_RTPRIO and RLIMIT_NICE are 0 for a graded call, even where the grader was started with real-time
+    allowed (a systemd LimitRTPRIO=): cgroup v1's CPU quota does not throttle a SCHED_FIFO thread (red team round 18).
+    Recorded, not set: this process's own limits stay as they are."""
+    from grader.run import child
+
+    set_to = {}
+    monkeypatch.setattr(resource, "setrlimit", lambda which, limits: set_to.__setitem__(which, limits))
+    monkeypatch.setattr(child.sys, "dont_write_bytecode", sys.dont_write_bytecode)
+    child.set_limits(512, graded=True)
+    assert set_to[resource.RLIMIT_RTPRIO] == (0, 0) and set_to[resource.RLIMIT_NICE] == (0, 0)
 
 
 @needs_jail

@@ -25,8 +25,9 @@ from grader.errors import GraderError
 from grader.instructor import intake, late
 from grader.instructor.intake import printable
 from grader.records import Record
+from grader.run.confine import GRADED_TREE_CAP
 
-MAX_BYTES = 64 << 20  # bytes extracted from a submission (the files graded: grader/instructor/intake.py)
+MAX_BYTES = GRADED_TREE_CAP  # extracted (the files graded: intake.py): all the jail copies in (red team round 18)
 MAX_FILES = 2000  # files extracted from a submission
 MAX_FILE_BYTES = 4 << 20  # one learner source file
 IGNORED = ("__MACOSX", "__pycache__", ".git", ".ipynb_checkpoints")
@@ -183,9 +184,7 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = (
                     while chunk := f.read(1 << 16):
                         data += chunk
                         total += len(chunk)
-                        if len(data) > MAX_FILE_BYTES or total > MAX_BYTES:
-                            raise SubmissionError(f"{path}: '{src}' unpacks to more than the cap "
-                                                  f"({MAX_FILE_BYTES} bytes per file); submit your source only")
+                        _check_read(f"{path}: '{src}'", path, len(data), total)
             except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error,
                     ValueError) as e:  # a damaged compressed stream is the zip's fault, not ours
                 raise SubmissionError(f"{path}: cannot unpack '{src}' ({type(e).__name__}: {e}); zip the folder "
@@ -262,10 +261,7 @@ def _from_folder(folder: Path, dest: Path, flat_ok: bool, declared: Sequence[str
                 data = f.read(MAX_FILE_BYTES + 1)
         except OSError as e:
             raise SubmissionError(f"{full}: cannot be read ({e.strerror or e}); submit it again")
-        total += len(data)
-        if len(data) > MAX_FILE_BYTES or total > MAX_BYTES:
-            raise SubmissionError(f"{full}: larger than the cap ({MAX_FILE_BYTES} bytes per file); submit your "
-                                  "source only")
+        _check_read(str(full), folder, len(data), total := total + len(data))
         _check_text(str(full), data)
         _write(dest, rel, data, info.st_mtime)
         written.append(str(rel))
@@ -305,6 +301,14 @@ def _kind(path: Path) -> str | None:
     kinds = {stat.S_IFREG: None, stat.S_IFDIR: None, stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a FIFO (named "
              "pipe)", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device"}
     return kinds.get(stat.S_IFMT(mode), "special")
+
+
+def _check_read(file: str, submission: Path, size: int, total: int) -> None:
+    """The caps on the bytes actually read: this file's, and all the files' so far (the sizes declared may lie)."""
+    if size > MAX_FILE_BYTES or total > MAX_BYTES:
+        raise SubmissionError(f"{file}: larger than the cap ({MAX_FILE_BYTES} bytes per file); submit your source "
+                              "only" if size > MAX_FILE_BYTES else f"{submission}: its files to grade come to more "
+                              f"than the cap ({MAX_BYTES} bytes in all); submit your source only")
 
 
 def _check_caps(where: Path, files: int, size: int) -> None:

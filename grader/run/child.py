@@ -176,6 +176,10 @@ def set_limits(memory_mb: int, graded: bool) -> None:
     if graded:  # open files per process: the machine's file table is shared (round 4 held 1.2 M files in one call)
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(GRADED_FILES, _hard_nofile()), min(GRADED_FILES,
                                                                                           _hard_nofile())))
+        # no real-time scheduling and no raised priority, whatever the grader was started with (a systemd
+        # LimitRTPRIO=, docker's --ulimit rtprio): cgroup v1's CPU quota does not throttle a SCHED_FIFO thread
+        resource.setrlimit(resource.RLIMIT_RTPRIO, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NICE, (0, 0))
     sys.dont_write_bytecode = True
 
 
