@@ -773,6 +773,21 @@ def test_a_graded_call_may_not_take_real_time_scheduling_whatever_the_grader_was
 
 
 @needs_jail
+def test_sigint_to_the_resident_does_not_end_the_jail(mini):
+    """Red team round 18: the resident took SIGINT (Python's handler) and the jail ended after the call's right
+    answer, a restart at no cost (a lever on everything that counts jails). The next job meets the same pid 1."""
+    write_student(mini, "double", hostile("interrupts_the_resident.py"))
+    _, calls = calls_of(mini, "double", files=True)
+    limits = Limits(timeout=5.0, memory_mb=1024)
+    with jail.Jail(mini.root) as j:
+        first = list(j.run(calls[:1], limits))
+        time.sleep(0.2)  # the resident, had it taken the signal, is gone by now
+        second = list(j.run(calls[1:2], limits))
+    assert [o.status for o in first + second] == [None, None], [o.message for o in first + second]
+    assert "resident started at" in first[0].output and first[0].output == second[0].output, (first, second)
+
+
+@needs_jail
 def test_the_ioctl_requests_python_makes_still_work_in_the_jail(mini):
     """ioctl is an allow-list (red team round 17 read a shared file's extent cache through one): isatty, the terminal's
     size, FIONREAD, FIONBIO and close-on-exec work as outside."""

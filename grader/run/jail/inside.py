@@ -4,9 +4,9 @@ Started by bubblewrap as `python -I -S -B -c "... main(RESULT_FD, COMMAND_FD)"`,
 resident process imports numpy and grader/run/child.py once, says `ready`, then for each job the grader sends over
 the command socket ({"run": name}, with the job's output file and stack file: grader/run/capture.py) forks a
 worker, waits for it, kills whatever it left running (kill(-1): every process of the jail but itself) and reports how
-the worker ended. It is the jail's init (pid 1, bubblewrap's --as-pid-1), so no process of the jail can signal it;
-it reaps the jail's orphans. It never runs learner code, and it is not dumpable, so the learner's processes (same
-uid) cannot ptrace it or read its memory.
+the worker ended. It is the jail's init (pid 1, bubblewrap's --as-pid-1), so no process of the jail can signal it
+(it ignores SIGINT, the one signal Python would make it take); it reaps the jail's orphans. It never runs learner
+code, and it is not dumpable, so the learner's processes (same uid) cannot ptrace it or read its memory.
 
 The worker is grader/run/child.py's loop with the jail's inputs: descriptors 0-2, the result pipe and the two
 capture files only; stdout and stderr on the output file, faulthandler on the stack file; RLIMIT_AS, RLIMIT_FSIZE
@@ -44,6 +44,9 @@ def main(result_fd: int, command_fd: int) -> None:
     """The resident process: one worker per job, until the grader closes the command socket."""
     _fixed_fds(result_fd, command_fd)
     confine.libc().prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)  # the learner's processes cannot ptrace or read us
+    # An init takes only the signals it handles, and Python handles SIGINT: a learner's process ended the jail with
+    # it, a free restart (red team round 18). Ignored here; the worker puts Python's handler back.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     child.send(RESULT_FD, {"ready": True})
     command = socket.socket(fileno=COMMAND_FD)
     while True:
@@ -103,6 +106,7 @@ def _worker(name: str, out: int, stack: int, given: list[int]) -> None:
     """Run one job's calls and exit; never returns into the resident process."""
     code = 0
     try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         inputs = child.keep_fds(RESULT_FD, out, stack, given)  # the command socket is closed with the rest
         confine.libc().prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # the learner's own /proc/self works as usual
         job = json.loads((JOBS / name / "job.json").read_text())
