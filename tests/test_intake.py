@@ -265,12 +265,14 @@ def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_o
     folder(subs, "bob.ZIP", student({**GOOD, "double": "def run_double(x):\n    return x + 2\n"}))
     folder(subs, "a\x01", student(GOOD))
     folder(subs, "a\\x01", student(GOOD))
+    folder(subs, "caf\u00e9", student(GOOD))  # composed, and decomposed (macOS): alike everywhere (red team round 18)
+    folder(subs, "cafe\u0301", student(GOOD))
     ids = [s.id for s in submissions.discover(subs)]
-    assert ids == ["a\\x01", "a\\x01~2", "alice", "bob", "bob.ZIP", "bob.zip"]
+    assert ids == ["a\\x01", "a\\x01~2", "alice", "bob", "bob.ZIP", "bob.zip", "caf\u00e9", "caf\u00e9~2"]
     assert submissions.named(subs / "bob.zip") == "bob.zip" and submissions.named(subs / "alice") == "alice"
     with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
         summary = batch.run(mini, subs, book, batch.BatchOptions(unsandboxed=True))
-        assert summary.total == summary.graded == 6
+        assert summary.total == summary.graded == 8
         rows = {r.id: r for r in book.rows()}
         assert rows["bob.ZIP"].points < rows["bob"].points == rows["bob.zip"].points
         # one learner named by its path is the row discover gave it, not its namesake's

@@ -163,6 +163,8 @@ def test_the_lms_record_of_submission_times_beats_what_the_files_say(mini: Cours
         times.write_text(text)
         bad = run_cli("report", "--db", str(db), "--times", str(times), cwd=mini.root)
         assert bad.returncode == 2 and re.search(message, bad.stderr), bad.stderr
+    times.write_text("submission,time\ncafe\u0301,2025-03-01T00:00\n")  # ids are NFC (intake.printable)
+    assert list(late.read_times(times)) == ["caf\u00e9"]
 
 
 def test_a_time_no_calendar_holds_stops_no_report(mini: Course, tmp_path: Path) -> None:

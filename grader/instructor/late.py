@@ -13,6 +13,7 @@ import csv
 import math
 import os
 import time
+import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -80,7 +81,7 @@ def read_times(path: Path) -> dict[str, float]:
             continue
         if len(row) <= max(who, when):
             raise UsageError(f"--times {path}:{line}: {len(row)} columns; every line needs a submission and a time")
-        name, stamp = row[who].strip(), row[when].strip()
+        name, stamp = unicodedata.normalize("NFC", row[who].strip()), row[when].strip()  # as ids are (intake.py)
         try:
             value = float(stamp) if stamp.replace(".", "", 1).isdigit() else parse_deadline(stamp)
         except UsageError:
