@@ -5,15 +5,20 @@ Through os.system with the output in files, as a learner would who finds subproc
 import io
 import os
 import shlex
+import tempfile
 
 import numpy as np
 
 
 def _git_show(where, path):
-    """git's exit status and output: `git -C where show HEAD:path`, run by the shell."""
-    status = os.system(f"git -C {shlex.quote(where)} show {shlex.quote('HEAD:' + path)} >/tmp/out 2>/tmp/err")
-    with open("/tmp/out", "rb") as out, open("/tmp/err", "rb") as err:
-        return os.waitstatus_to_exitcode(status), out.read(), err.read()
+    """git's exit status and output: `git -C where show HEAD:path`, run by the shell (into files of its own: a
+    self-paced /tmp is the machine's, shared with whatever else runs)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out, err = os.path.join(folder, "out"), os.path.join(folder, "err")
+        status = os.system(f"git -C {shlex.quote(where)} show {shlex.quote('HEAD:' + path)} "
+                           f">{shlex.quote(out)} 2>{shlex.quote(err)}")
+        with open(out, "rb") as o, open(err, "rb") as e:
+            return os.waitstatus_to_exitcode(status), o.read(), e.read()
 
 
 def run_double(x):
