@@ -91,11 +91,12 @@ def in_jail(course: Course, text: str, limits: Limits | None = None, settings: j
     return judge(course, stage_id, source, outcomes), outcomes, j
 
 
-def self_paced(course: Course, text: str, stage_id: str = "double") -> list:
-    """The same file in the self-paced setting (a plain fork): the control."""
+def self_paced(course: Course, text: str, stage_id: str = "double", memory_mb: int = 1024) -> list:
+    """The same file in the self-paced setting (a plain fork of this process: its address space counts against
+    `memory_mb`, and torch, once another test has imported it, takes much of 1 GiB): the control."""
     write_student(course, stage_id, text)
     source, calls = calls_of(course, stage_id)
-    outcomes = list(sandbox.run(course.root, calls, Limits(timeout=5.0, memory_mb=1024)))
+    outcomes = list(sandbox.run(course.root, calls, Limits(timeout=5.0, memory_mb=memory_mb)))
     return judge(course, stage_id, source, outcomes)
 
 
@@ -756,7 +757,8 @@ def test_no_call_can_move_a_machine_wide_counter_a_later_jail_reads(mini):
     output = outcomes[0].output
     assert "worked:" not in output and output.count("blocked:") == 5, output
     assert "threads True fork True private True" in output, output
-    assert self_paced(mini, text) == [P, P, P]  # the control: outside the jail they work
+    assert self_paced(mini, text, memory_mb=16384) == [P, P, P]  # the control: outside the jail they work (a
+    # thread's stack and a shared mapping in a fork of this process)
 
 
 def test_a_graded_call_may_not_take_real_time_scheduling_whatever_the_grader_was_started_with(monkeypatch):
