@@ -755,7 +755,7 @@ def test_no_call_can_move_a_machine_wide_counter_a_later_jail_reads(mini):
     statuses, outcomes, _ = in_jail(mini, text)
     assert statuses == [F, F, F], [o.output for o in outcomes]
     output = outcomes[0].output
-    assert "worked:" not in output and output.count("blocked:") == 5, output
+    assert "worked:" not in output and output.count("blocked:") == 6, output
     assert "threads True fork True private True" in output, output
     assert self_paced(mini, text, memory_mb=16384) == [P, P, P]  # the control: outside the jail they work (a
     # thread's stack and a shared mapping in a fork of this process)
@@ -985,6 +985,22 @@ def test_the_public_pass_s_jail_goes_on_into_the_hidden_pass_only_with_its_resid
         monkeypatch.setattr(spawn.Box, "idle", lambda self: False)  # as if a process of the public pass ran on
         j.settle()
         assert j._box is None and box.proc.poll() is not None and j.stats[-1]["emptied"]
+
+
+def test_a_grader_that_is_not_root_hands_no_shared_input_copies(tmp_path, monkeypatch):
+    """Red team round 19: a grader that is not root runs its jails as itself, the owner of its sealed copies, whose
+    mode a call could then set to 0 (every later learner of the worker timed out). Each job gets files of its own,
+    which the jail sees read-only."""
+    from grader.run.jail import staging
+
+    source = tmp_path / "x.npy"
+    np.save(source, np.arange(4.0))
+    call = Call(case="c", module="student.double", function="run_double", inputs={"x": NpyFile(str(source))})
+    assert staging.write_job(tmp_path / "as_root", [call], Limits()) != []  # root: the shared copy
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert staging.write_job(tmp_path / "not_root", [call], Limits()) == []
+    assert json.loads((tmp_path / "not_root" / "job.json").read_text())["calls"][0]["inputs"]["x"] == {
+        "npy": "0.npy", "scalar": False}
 
 
 def test_a_job_carries_at_most_input_fds_descriptors_and_copies_the_rest(tmp_path):

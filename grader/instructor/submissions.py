@@ -67,9 +67,9 @@ def discover(folder: Path) -> list[Submission]:
     """Every submission in a folder, in name order: sub-folders and .zip files (dot-files are skipped).
 
     A submission's id is its folder's name, or its zip's without `.zip`. Where two would share one (`bob/` beside
-    `bob.zip`, or two names alike once made printable), each of them is known by its whole name, and a name still
-    shared gets `~2`, `~3`, ... in name order: one learner's file name never stops the batch for the others (red
-    team rounds 5-7).
+    `bob.zip`, or two names alike once made printable), each of them is known by its whole name, and names still
+    shared get `~1`, `~2`, ... in name order, none the plain name (which the LMS knows): one learner's file name
+    never stops the batch for the others (red team rounds 5-7), nor takes another's row (round 19).
     """
     if not folder.is_dir():
         raise SubmissionError(f"{folder}: not a folder of submissions; pass a folder holding one sub-folder or "
@@ -80,7 +80,7 @@ def discover(folder: Path) -> list[Submission]:
     out: list[Submission] = []
     seen: set[str] = set()
     for path, ident in zip(paths, idents, strict=True):
-        unique, n = ident, 1
+        unique, n = (f"{ident}~1", 1) if idents.count(ident) > 1 else (ident, 1)  # alike by whole name: no plain id
         while unique in seen or (unique != ident and unique in idents):
             n += 1
             unique = f"{ident}~{n}"

@@ -72,7 +72,11 @@ MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter
            # Linux 6.9+): /proc/stat's `processes` again, read with fstat (red team round 18 moved it by threads and
            # read it in a later jail). No pidfd in a jail: pidfd_open, and clone3, which can ask for one (glibc falls
            # back to clone on ENOSYS; clone's CLONE_PIDFD is refused below)
-           "pidfd_open", "clone3")
+           "pidfd_open", "clone3",
+           # ... nor by a file handle: open_by_handle_at(FD_PIDFS_ROOT, ...) opens a pidfd for any task of the jail
+           # whose pidfs inode number it guesses (Linux 6.13+; red team round 19 read the counter so), and nsfs
+           # handles carry 64-bit namespace ids; a learner needs no file handles
+           "open_by_handle_at", "name_to_handle_at")
 MADV_COLD, MADV_PAGEOUT = 20, 21  # madvise advice that pushes a shared file's pages out of the cache
 MADV_MERGEABLE, PR_SET_MEMORY_MERGE = 12, 67  # KSM: where the machine runs it, a page-content oracle between jails
 # Huge pages of a shared file: MADV_COLLAPSE (and khugepaged, after MADV_HUGEPAGE where shmem_enabled is "advise")

@@ -73,7 +73,7 @@ def write_job(folder: Path, calls: list[Call], limits: Limits) -> list[int]:
 
 def _input(folder: Path, value: Any, written: dict[Any, Any], fds: list[int]) -> dict[str, Any]:
     """How the jail gets one input: a descriptor of a sealed copy, an .npy file, an input file, a dict, a value."""
-    if isinstance(value, NpyFile) and (("fd", value.path) in written or len(fds) < INPUT_FDS):
+    if isinstance(value, NpyFile) and shareable() and (("fd", value.path) in written or len(fds) < INPUT_FDS):
         if ("fd", value.path) not in written:
             fds.append(shared_input(value.path))
             written["fd", value.path] = len(fds) - 1
@@ -96,6 +96,16 @@ def _input(folder: Path, value: Any, written: dict[Any, Any], fds: list[int]) ->
     except (TypeError, ValueError) as e:
         raise GraderError(f"an input of type {type(value).__name__} cannot be passed into the jail") from e
     return {"value": value}
+
+
+def shareable() -> bool:
+    """Whether inputs go as the worker's shared sealed copies: only where the jail runs as another uid (root).
+
+    A grader that is not root runs its jails as itself, and the owner of a memfd may change its mode, which the
+    seals do not cover: red team round 19's call made the copies unreadable and every later learner of that worker
+    timed out. Each job then gets files of its own, under the read-only /jail/job (EROFS to a chmod).
+    """
+    return os.geteuid() == 0
 
 
 def shared_input(path: str) -> int:

@@ -1,8 +1,10 @@
 """Move a machine-wide counter another jail can read later (red team round 18): each call here that works would let
 a hidden call set a number, exactly, that a learner graded after it reads in a public call. Threads, forks and
 private mappings, which draw on no such counter a jail can read, must still work."""
+import ctypes
 import mmap
 import os
+import struct
 import threading
 
 
@@ -18,6 +20,8 @@ def run_double(x):
         "a shared mapping of /dev/zero": _devzero,
         # the audit session id: a task with no login uid may set one, each set takes the next number
         "a login uid of its own": _loginuid,
+        # a file handle: open_by_handle_at(FD_PIDFS_ROOT, ...) opens pidfds (round 19); asked of a file here
+        "a file handle": _file_handle,
     }
     for name, way in ways.items():
         try:
@@ -53,6 +57,15 @@ def _setsid_in_a_child():
     code = os.waitstatus_to_exitcode(status)
     if code:
         raise OSError(code, os.strerror(code))
+
+
+def _file_handle():
+    """name_to_handle_at(AT_FDCWD, this file, ...): the call that makes what open_by_handle_at takes."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    handle = ctypes.create_string_buffer(struct.pack("Ii", 128, 0) + b"\0" * 128)
+    mount_id = ctypes.c_int()
+    if libc.syscall(303, -100, __file__.encode(), handle, ctypes.byref(mount_id), 0) != 0:  # x86_64's number
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
 
 
 def _devzero():
