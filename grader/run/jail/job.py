@@ -188,16 +188,16 @@ class Job:
 
     def _where(self) -> str | None:
         """The learner's line the worker is on: its stack, asked for through its pid outside the jail."""
-        host = _host_pid(self.box.cgroup.members(), self.worker) if self.worker is not None else None
-        if host is None:
+        worker = self.worker
+        host = _host_pid(self.box.cgroup.members(), worker) if worker is not None else None
+        if worker is None or host is None:
             return None
         try:
             pidfd = os.pidfd_open(host)
         except OSError:
             return None
         try:  # still the jail's worker once held: a pid freed meanwhile may be any process's on the machine
-            if self.worker is None or _host_pid([p for p in self.box.cgroup.members() if p == host],
-                                                self.worker) != host:
+            if host not in self.box.cgroup.members() or _host_pid([host], worker) != host:
                 return None
             return capture.ask_stack(host, self.stack, [f"{ROOT_IN_JAIL}/student"], self.source_dir, pidfd)
         finally:
