@@ -148,6 +148,13 @@ def quiet_tmp(tmp_path, monkeypatch):
 # --- correct submissions -------------------------------------------------------------------------------------
 
 
+def test_the_jail_runs_wherever_ci_says_it_must():
+    """Every jail test skips where no jail can run: a change that broke the jail's start (a preflight refusing it)
+    would turn them all into skips and CI green. .ci/run sets GRADER_REQUIRE_JAIL where it installed bubblewrap."""
+    if os.environ.get("GRADER_REQUIRE_JAIL") == "1":
+        assert WHY_NOT is None, WHY_NOT
+
+
 @needs_jail
 def test_gelu_passes_through_the_jail(tmp_path, quiet_tmp):
     course = load_course(ROOT)
@@ -529,6 +536,47 @@ def test_a_cpu_budget_stops_a_call_that_burns_it(mini):
     statuses, outcomes, j = in_jail(mini, text, Limits(timeout=10), cpu_seconds=0.3)
     assert statuses == [Status.TIMEOUT] * 3, [o.message for o in outcomes]
     assert "0.3 s of CPU time" in outcomes[0].message and all(o.seconds < 5 for o in outcomes)
+
+
+@needs_jail
+def test_the_spare_is_started_beside_the_grading_and_lives_until_it_is_adopted(mini):
+    """The next submission's jail starts in the process's starter thread while this one is graded. That thread lives
+    as long as the process: the parent-death signal of a jail (bubblewrap's and the grader's) follows the thread that
+    forked it, so a thread per spare, ended once it had started one, killed every spare at once."""
+    from grader.run.jail import box
+
+    box.discard_spare()
+    write_student(mini, "double", "def run_double(x):\n    return 2 * x\n")
+    _, calls = calls_of(mini, "double", files=True)
+    try:
+        with jail.Jail(mini.root, warm=True) as j:
+            list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=1024)))
+        spare = box._spare[os.getpid()]
+        assert spare.take() is not None and spare.thread_name == "grader-jail-starter"
+        time.sleep(0.5)  # the thread that started it has long been waiting for the next request
+        with jail.Jail(mini.root, warm=True) as j:
+            assert j._ensure_box(1024) is spare.box and spare.box.proc.poll() is None
+    finally:
+        box.discard_spare()
+
+
+def test_a_bug_in_starting_a_spare_is_raised_where_it_is_adopted_and_the_starter_goes_on(mini, monkeypatch):
+    from grader.run.jail import box
+
+    def broken(*args: object) -> None:
+        raise KeyError("a bug")
+
+    layout = cgroups.Layout(1, {})
+    monkeypatch.setattr(box, "start", broken)
+    first = box._Spare(layout, jail.Settings(), 64)
+    with pytest.raises(KeyError, match="a bug"):
+        first.take()
+    def no_jail(*args: object) -> None:
+        raise jail.JailError("no jail here")
+
+    monkeypatch.setattr(box, "start", no_jail)
+    assert box._Spare(layout, jail.Settings(), 64).take() is None  # served (the thread did not die of the bug), and
+    # a jail that cannot start is the next submission's to start and explain
 
 
 @needs_jail
@@ -1001,6 +1049,25 @@ def test_a_grader_that_is_not_root_hands_no_shared_input_copies(tmp_path, monkey
     assert staging.write_job(tmp_path / "not_root", [call], Limits()) == []
     assert json.loads((tmp_path / "not_root" / "job.json").read_text())["calls"][0]["inputs"]["x"] == {
         "npy": "0.npy", "scalar": False}
+
+
+@needs_jail
+def test_inputs_the_grader_cannot_hand_a_job_are_its_error_not_the_learners_timeout(mini, monkeypatch):
+    """Red team round 19: a failed `staging.handed` was taken for a jail gone; the job was never sent and each of the
+    learner's calls timed out, a 0 for a fault of the grader's. It is the grader's error (an error row, regraded)."""
+    from grader.run.jail import staging
+
+    asked = []
+
+    def refused(shared: int) -> int:
+        asked.append(shared)
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(staging, "handed", refused)
+    t0 = time.monotonic()
+    with pytest.raises(jail.JailError, match="could not hand the job its inputs: .*Permission denied"):
+        in_jail(mini, "def run_double(x):\n    return 2 * x\n", Limits(timeout=5.0, memory_mb=1024))
+    assert asked and time.monotonic() - t0 < 5.0  # it had inputs to hand, and no call waited for its timeout
 
 
 def test_a_job_carries_at_most_input_fds_descriptors_and_copies_the_rest(tmp_path):

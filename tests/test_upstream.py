@@ -288,8 +288,8 @@ class _Watching:
         @contextlib.contextmanager
         def phase():  # type: ignore[no-untyped-def]
             yield
-            spare = box._spare.get(os.getpid())
-            alive = _live_jails({spare[1].uid} if spare and spare[1].uid is not None else set())
+            uid = box.spare_uid()
+            alive = _live_jails({uid} if uid is not None else set())
             self.left.append((kind, [(pid, _what(pid)) for pid in alive]))
         return phase()
 

@@ -15,7 +15,7 @@ import sys
 from grader.errors import UsageError
 from grader.run.jail import cgroups, seccomp
 from grader.run.jail.mounts import Bind
-from grader.run.jail.spawn import UID_BASE, as_seen, prepare
+from grader.run.jail.spawn import UID_BASE, _libc, as_seen, prepare
 
 INSTALL = "apt-get install bubblewrap"
 PROBE_WITHIN = 20.0  # seconds for bubblewrap to make a jail that runs `true` (it takes ~15 ms)
@@ -58,7 +58,7 @@ def probe(bwrap: str, as_root: bool) -> str | None:
     try:
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 env={}, pass_fds=(filter_fd,),
-                                preexec_fn=None if not as_root else functools.partial(prepare, [], view, uid))
+                                preexec_fn=None if not as_root else functools.partial(prepare, [], view, uid, _libc()))
     except (OSError, subprocess.SubprocessError) as e:
         return f"bubblewrap could not be run ({e})"
     finally:

@@ -83,38 +83,57 @@ def fresh_uid() -> int:
     raise JailError("no free uid for a jail")
 
 
-def prepare(procs: list[str], view: list[tuple[str, bool]] | None, uid: int | None) -> None:
-    """In bubblewrap's process, before exec: join the jail's cgroup, build the view, become `uid`, die with us."""
+@functools.cache
+def _libc() -> Any:
+    """The C library, with the calls `prepare` makes already looked up.
+
+    The child of a process with threads (the warm spare's starter, box.py) must not dlopen or dlsym: another thread
+    may hold the loader's lock at the fork.
+    """
+    lib = confine.libc()
+    for name in ("unshare", "mount", "prctl"):
+        getattr(lib, name)  # ctypes keeps each function it found
+    return lib
+
+
+def prepare(procs: list[str], view: list[tuple[str, bool]] | None, uid: int | None, lib: Any) -> None:
+    """In bubblewrap's process, before exec: join the jail's cgroup, build the view, become `uid`, die with us.
+
+    It runs between fork and exec in a process that may have other threads: only system calls, and `lib`'s
+    functions looked up before the fork, no import and no lock.
+    """
     try:
         pid = str(os.getpid()).encode()
         for path in procs:
-            fd = os.open(path, os.O_WRONLY)
-            try:
-                os.write(fd, pid)
-            finally:
-                os.close(fd)
+            _write(path, pid)
         if view is not None:
-            _view(view)
+            _view(view, lib)
         # The first to go when the machine runs out of memory: written while still root. Where the grader holds
         # CAP_SYS_RESOURCE this is also the least the jail may write there later; without it (Docker's default set,
         # red team round 9) the jail may lower it again, as far as the floor the grader itself was started with,
         # and its own cgroup's memory limit is what bounds it (red team round 8: a jail inherited -1000 and kept it)
         with contextlib.suppress(OSError):
-            with open("/proc/self/oom_score_adj", "w") as f:
-                f.write("1000")
+            _write("/proc/self/oom_score_adj", b"1000")
         if uid is not None:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-        confine.libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
+        lib.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after the uid change, which clears it
     except BaseException as e:
         os.write(2, f"grader: could not prepare the jail: {type(e).__name__}: {e}\n".encode())
         raise
 
 
-def _view(view: list[tuple[str, bool]]) -> None:
+def _write(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _view(view: list[tuple[str, bool]], lib: Any) -> None:
     """Each source at VIEW/<i>, in a private mount namespace, opened before VIEW is covered by a tmpfs."""
-    lib = confine.libc()
     if lib.unshare(_CLONE_NEWNS) != 0:
         raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS) failed")
     _mount(lib, "none", "/", None, _MS_REC | _MS_PRIVATE)
@@ -296,7 +315,7 @@ def spawn(cg: cgroups.Cgroup, uid: int | None, rt: Runtime, binds: Sequence[Bind
             [shutil.which("bwrap") or "bwrap", "--args", str(argfd), "--", rt.python, "-I", "-S", "-B", "-c", boot],
             stdin=subprocess.DEVNULL, stdout=diag_w, stderr=diag_w, env={}, cwd="/",
             pass_fds=(argfd, filter_fd, res_w, theirs.fileno(), *standins.values()), close_fds=True,
-            preexec_fn=functools.partial(prepare, cg.procs_files(), view, uid))
+            preexec_fn=functools.partial(prepare, cg.procs_files(), view, uid, _libc()))
     except (OSError, subprocess.SubprocessError) as e:
         os.close(res_r)
         ours.close()
