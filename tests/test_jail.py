@@ -996,6 +996,37 @@ def test_only_the_jail_s_scratch_folders_take_files(mini):
 
 
 @needs_jail
+def test_no_file_s_times_can_be_set_in_the_jail_device_nodes_included(mini):
+    """Red team round 20: bubblewrap's --dev binds the host's null, full, random, urandom and tty nodes writable, and
+    a file's times set to now need only write permission: a hidden call stamped the nodes and every later jail read
+    them (32 bits of a hidden input a grading, exact, until the machine restarts). The test above makes a file in
+    each mount point, which a node refuses whether its mount is writable or not (ENOTDIR). No call sets a time now,
+    on a node, a mount point or the jail's own scratch files; the nodes still work."""
+    text = ("import os\n"
+            "def run_double(x):\n"
+            "    points = [line.split()[4] for line in open('/proc/self/mountinfo')]\n"
+            "    open('/tmp/own', 'w').close()\n"
+            "    nodes = ['/dev/null', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty']\n"
+            "    for path in [*nodes, '/tmp/own', *points]:\n"
+            "        for how in ('now', 'given'):\n"
+            "            try:\n"
+            "                os.utime(path, None if how == 'now' else (1, 1))\n"
+            "                print('stamped:', path, how)\n"
+            "            except OSError:\n"
+            "                pass\n"
+            "    with open('/dev/null', 'w') as f:\n"
+            "        f.write('still a sink')\n"
+            "    with open('/dev/urandom', 'rb') as f:\n"
+            "        assert len(f.read(8)) == 8\n"
+            "    print('nodes work; mounts:', len(points))\n"
+            "    return 2 * x\n")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    said = outcomes[0].output
+    assert "nodes work; mounts:" in said and "stamped:" not in said, said
+
+
+@needs_jail
 def test_no_job_can_change_the_fixture_inputs_later_jails_read(mini):
     """Fixture arrays reach every job of a process as descriptors of one sealed copy each (staging.shared_input):
     no write through a descriptor, a reopened one or a mapping gets through, and the next jail reads them intact."""
@@ -1095,7 +1126,7 @@ def test_a_job_carries_at_most_input_fds_descriptors_and_copies_the_rest(tmp_pat
 def test_no_job_leaves_a_message_on_the_inputs_for_the_next(mini):
     """Red team round 16: the sealed input copies were 0777 (xattrs and times settable by the jail's uid) and every
     job was handed the grader's own open file description (its offset, flags, signal). Each copy is now 0444, each job
-    gets a description of its own, and its times are put back after each job: the next jail finds nothing."""
+    gets a description of its own, and its times are put back before each job: the next jail finds nothing."""
     from grader.run.jail import staging
 
     _, outcomes, _ = in_jail(mini, hostile("marks_shared_inputs.py", MODE="mark"))
@@ -1109,5 +1140,9 @@ def test_no_job_leaves_a_message_on_the_inputs_for_the_next(mini):
     for offset, flags, sig, atime, mtime, *xattrs in found:
         assert (offset, flags, sig, " ".join(xattrs)) == ("0", "0", "0", "[]"), found
         assert int(mtime) in {m for _, m in made.values()} and int(atime) != 123456789 * 10**9, found
-    for fd, times in made.items():  # and after each job, the times a read moved are put back
-        assert (os.fstat(fd).st_atime_ns, os.fstat(fd).st_mtime_ns) == times
+    late = 424242 * 10**9  # a read after the job, by a worker that forged its resident's `ended` (red team round
+    for fd, (_, mtime) in made.items():  # 20): it moves a copy's access time once the grader took the job as done
+        os.utime(fd, ns=(late, mtime))
+    _, outcomes, _ = in_jail(mini, hostile("marks_shared_inputs.py", MODE="read"))
+    found = [line.split()[1:] for o in outcomes for line in o.output.splitlines() if line.startswith("found:")]
+    assert found and all(int(atime) != late for _, _, _, atime, *_ in found), found  # put back before each job

@@ -135,6 +135,10 @@ def test_feedback_file_names_are_distinct_bounded_and_unchosen() -> None:
     assert file_names(reversed(ids)) == names  # the order a cohort is listed in changes nothing
     for sid in ids:  # no id takes the file another would have alone
         assert file_names([sid, "alice"])["alice"] == "alice.txt" or sid == "alice"
+    # nor moves it (red team round 20): a name that only casefolds to a plain one (the Kelvin sign's K, the long s)
+    # is not plain itself, so it is no twin: kevin keeps kevin.txt, as an LMS's upload by file name expects
+    assert file_names(["kevin", "\u212aevin"])["kevin"] == "kevin.txt"
+    assert file_names(["kevin", "Kevin", "\u212aevin"])["kevin"] != "kevin.txt"  # a real case twin still is one
 
 
 @pytest.mark.slow  # a batch of three in the jail with --feedback: about 15 s

@@ -67,14 +67,14 @@ _BASE = 80  # characters of a changed id kept in its file name
 def file_names(ids: Iterable[str]) -> dict[str, str]:
     """Each learner's feedback file name: one per id, and no id can choose another's (ids are learners' file names).
 
-    A plain id (ASCII letters, digits, `_.-`, at most 100 characters, alone in the cohort once case is ignored) is
-    its own name: `alice.txt`. Any other is cut to its plain characters and followed by `~` and 16 hex digits of its
-    SHA-256: `_alice` writes `alice~3c1f....txt`, never `alice.txt`. A plain name holds no `~`, and two changed ids
-    share a name only if their digests do, so the names are distinct whatever the cohort, and every name is at most
-    105 characters (a file system takes 255 bytes).
+    A plain id (ASCII letters, digits, `_.-`, at most 100 characters, alone among the cohort's plain ids once case
+    is ignored) is its own name: `alice.txt`. Any other is cut to its plain characters and followed by `~` and 16
+    hex digits of its SHA-256: `_alice` writes `alice~3c1f....txt`, never `alice.txt`. A plain name holds no `~`,
+    and two changed ids share a name only if their digests do, so the names are distinct whatever the cohort, and
+    every name is at most 105 characters (a file system takes 255 bytes).
     """
     ids = list(ids)
-    folded = Counter(sid.casefold() for sid in ids)
+    folded = Counter(sid.casefold() for sid in ids if _PLAIN.fullmatch(sid))  # only a plain id can take a plain name
     out = {}
     for sid in ids:
         if _PLAIN.fullmatch(sid) and folded[sid.casefold()] == 1:

@@ -135,11 +135,8 @@ class Jail:
                     yield outcome
             finally:
                 job.close()
-                try:
-                    if job.end not in ("done", "retired"):
-                        self._end_box()
-                finally:  # nothing of the job runs any more: its inputs' times as they were, for the next
-                    staging.forget(job.shared)
+                if job.end not in ("done", "retired"):
+                    self._end_box()
 
     def _ensure_box(self, memory_mb: int) -> Box:
         if self._box is None:
@@ -195,6 +192,7 @@ class Jail:
         handed: list[int] = []
         try:
             try:
+                staging.as_made(inputs)
                 handed.extend(staging.handed(fd) for fd in inputs)
             except OSError as e:  # the grader's own copies: its failure, never the submission's timeout
                 for fd in fds:
@@ -208,10 +206,8 @@ class Jail:
         finally:
             for fd in handed:
                 os.close(fd)
-        job = Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,
-                  self.settings.startup_timeout)
-        job.shared = inputs
-        return job
+        return Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,
+                   self.settings.startup_timeout)
 
 
 # --- the warm spare: the next submission's jail, started while this one is graded -------------------------------

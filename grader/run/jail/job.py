@@ -48,7 +48,6 @@ class Job:
         self.worker: int | None = None  # the worker's pid inside the jail, from its `start` frame
         self.oom0, self.cpu0, self.cpu_checked = box.cgroup.oom_kills(), 0.0, 0.0
         self.end: str | None = None  # done, retired (the rest need a new worker), dead (and the jail), cancelled
-        self.shared: list[int] = []  # the sealed input copies the job was handed (staging.handed), the grader's own
 
     def close(self) -> None:
         for fd in (self.output, self.stack):

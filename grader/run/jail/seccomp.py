@@ -6,14 +6,14 @@ inodes. Reading a file changes nothing another jail can see, but some calls on a
 question about the page cache (`preadv2` or an AIO read with RWF_NOWAIT, `cachestat`, io_uring's reads) or the
 extent cache (`EXT4_IOC_GET_ES_CACHE`: `ioctl` keeps only the requests Python's io makes), a way to push pages out
 of it (`posix_fadvise`, `madvise` COLD and PAGEOUT) or to rebuild them as a huge page (`madvise` COLLAPSE and
-HUGEPAGE). Red team round 3 sent the
-bits of a hidden input from one submission's hidden call to another's public output with `flock` on standard-library
-files (tests/hostile/redteam/round3-findings.md, break 5): these calls now fail inside the jail with EPERM (or
-ENOSYS, where a library falls back to an older call). Also refused, as nothing a learner writes needs them: tracing
-and reading other processes, BPF, perf events, userfaultfd, the kernel keyrings, setting another process's
-resource limits (`prlimit` on a pid other than 0), and what keeps kernel memory past the jail's last process, freed
-later by a kernel worker beside the next jail: sockets (a descriptor sent to itself), System V IPC and POSIX message
-queues, seccomp filters and Landlock rulesets of the jail's own (red team rounds 13 to 15).
+HUGEPAGE). Red team round 3 sent the bits of a hidden input from one submission's hidden call to another's public output
+with `flock` on standard-library files (tests/hostile/redteam/round3-findings.md, break 5): these calls now fail inside
+the jail with EPERM (or ENOSYS, where a library falls back to an older call). Also refused, as nothing a learner writes
+needs them: tracing and reading other processes, BPF, perf events, userfaultfd, the kernel keyrings, setting a file's
+times (round 20), setting another process's resource limits (`prlimit` on a pid other than 0), and what keeps kernel
+memory past the jail's last process, freed later by a kernel worker beside the next jail: sockets (a descriptor sent to
+itself), System V IPC and POSIX message queues, seccomp filters and Landlock rulesets of the jail's own (red team rounds
+13 to 15).
 
 The filter is libseccomp's (through `pyseccomp`, a ctypes binding of the system's libseccomp.so.2), compiled here
 and handed to bubblewrap as `--seccomp FD`, which loads it after its own set-up: the jail's first process and every
@@ -55,7 +55,12 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            # a new session makes a new scheduler autogroup, numbered by one machine-wide counter that
            # /proc/self/autogroup shows: a jail moved it by exactly k and a later jail read it (red team round 18);
            # the jail is already a session of its own (bubblewrap's --new-session, before the filter)
-           "setsid")
+           "setsid",
+           # a file's times set to now need only write permission, and bubblewrap's --dev binds the host's null,
+           # full, random, urandom and tty nodes (0666) writable: a jail set their times and every later one read them
+           # (red team round 20: 32 bits of a hidden input a grading, exact, until the machine restarts). A read-only
+           # mount would keep them, but bubblewrap's makes a node unusable (nodev); a learner needs no utime
+           "utime", "utimes", "futimesat", "utimensat")
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",

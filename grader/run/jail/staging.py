@@ -153,11 +153,14 @@ def handed(shared: int) -> int:
     return os.open(f"/proc/self/fd/{shared}", os.O_RDONLY | os.O_CLOEXEC)
 
 
-def forget(shared: list[int]) -> None:
-    """After a job, its sealed copies' times as they were made.
+def as_made(shared: list[int]) -> None:
+    """Just before a job is handed its sealed copies, their times as they were made.
 
-    A read sets the access time, which the next job would otherwise see (the grader owns the copy; the jail's uid may
-    not set its times).
+    A read sets the access time (the grader owns the copy; the jail's uid may not set its times), which a later job
+    would otherwise see. Put back before each job, not after the last: a worker that forges its resident's `ended`
+    frame reads on once the grader takes its job as done (red team round 20 left a message for the next learner so),
+    and nothing of an earlier jail runs when the next job is handed. The change time then says only when this job
+    was handed.
     """
     for fd in shared:
         os.utime(fd, ns=_times[fd])
