@@ -543,39 +543,40 @@ def test_the_spare_is_started_beside_the_grading_and_lives_until_it_is_adopted(m
     """The next submission's jail starts in the process's starter thread while this one is graded. That thread lives
     as long as the process: the parent-death signal of a jail (bubblewrap's and the grader's) follows the thread that
     forked it, so a thread per spare, ended once it had started one, killed every spare at once."""
-    from grader.run.jail import box
+    from grader.run.jail import spare as warm
 
-    box.discard_spare()
+    warm.discard_spare()
     write_student(mini, "double", "def run_double(x):\n    return 2 * x\n")
     _, calls = calls_of(mini, "double", files=True)
     try:
         with jail.Jail(mini.root, warm=True) as j:
             list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=1024)))
-        spare = box._spare[os.getpid()]
+        spare = warm._spare[os.getpid()]
         assert spare.take() is not None and spare.thread_name == "grader-jail-starter"
         time.sleep(0.5)  # the thread that started it has long been waiting for the next request
         with jail.Jail(mini.root, warm=True) as j:
             assert j._ensure_box(1024) is spare.box and spare.box.proc.poll() is None
     finally:
-        box.discard_spare()
+        warm.discard_spare()
 
 
 def test_a_bug_in_starting_a_spare_is_raised_where_it_is_adopted_and_the_starter_goes_on(mini, monkeypatch):
-    from grader.run.jail import box
+    from grader.run.jail import spare as warm
 
     def broken(*args: object) -> None:
         raise KeyError("a bug")
 
     layout = cgroups.Layout(1, {})
-    monkeypatch.setattr(box, "start", broken)
-    first = box._Spare(layout, jail.Settings(), 64)
+    monkeypatch.setattr(warm, "start", broken)
+    first = warm._Spare(layout, jail.Settings(), 64)
     with pytest.raises(KeyError, match="a bug"):
         first.take()
+
     def no_jail(*args: object) -> None:
         raise jail.JailError("no jail here")
 
-    monkeypatch.setattr(box, "start", no_jail)
-    assert box._Spare(layout, jail.Settings(), 64).take() is None  # served (the thread did not die of the bug), and
+    monkeypatch.setattr(warm, "start", no_jail)
+    assert warm._Spare(layout, jail.Settings(), 64).take() is None  # served (the thread did not die of the bug), and
     # a jail that cannot start is the next submission's to start and explain
 
 
@@ -583,7 +584,7 @@ def test_a_bug_in_starting_a_spare_is_raised_where_it_is_adopted_and_the_starter
 @pytest.mark.slow  # two timeouts, three jails
 def test_after_a_timeout_a_warm_jail_s_remaining_calls_run_in_its_spare(mini, monkeypatch):
     """A batch's jail ended by a timeout mid-pass goes on in the warm spare, already started, not in a cold one."""
-    from grader.run.jail import box
+    from grader.run.jail import spare as warm
 
     started = []
 
@@ -591,8 +592,11 @@ def test_after_a_timeout_a_warm_jail_s_remaining_calls_run_in_its_spare(mini, mo
         started.append(spawn.start(*args, **kwargs))
         return started[-1]
 
-    box.discard_spare()
-    monkeypatch.setattr(box, "start", recorded)
+    warm.discard_spare()
+    from grader.run.jail import box
+
+    monkeypatch.setattr(box, "start", recorded)  # a jail started cold
+    monkeypatch.setattr(warm, "start", recorded)  # ... or as a spare
     write_student(mini, "double", "import time\n\n\ndef run_double(x):\n    if x.size != 128:\n"
                                   "        time.sleep(60)\n    return 2 * x\n")
     source, calls = calls_of(mini, "double", files=True)
@@ -600,7 +604,7 @@ def test_after_a_timeout_a_warm_jail_s_remaining_calls_run_in_its_spare(mini, mo
         with jail.Jail(mini.root, warm=True) as j:
             outcomes = list(j.run(calls, Limits(timeout=0.5, memory_mb=1024)))
     finally:
-        box.discard_spare()
+        warm.discard_spare()
     assert judge(mini, "double", source, outcomes) == [Status.TIMEOUT, P, Status.TIMEOUT]
     # the first jail, then its spare for the calls after the timeout; the next spare, for the next submission, idle
     assert [b.jobs > 0 for b in started] == [True, True, False], [b.jobs for b in started]

@@ -283,12 +283,12 @@ class _Watching:
         self.left: list[tuple[str, list[tuple[int, str]]]] = []
 
     def enter(self, kind: str):  # type: ignore[no-untyped-def]
-        from grader.run.jail import box
+        from grader.run.jail import spare
 
         @contextlib.contextmanager
         def phase():  # type: ignore[no-untyped-def]
             yield
-            uid = box.spare_uid()
+            uid = spare.spare_uid()
             alive = _live_jails({uid} if uid is not None else set())
             self.left.append((kind, [(pid, _what(pid)) for pid in alive]))
         return phase()

@@ -12,23 +12,21 @@ and every outcome's isolation note says NOT jailed.
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
-import queue
 import socket
-import threading
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from grader.errors import GraderError, UsageError
+from grader.errors import UsageError
 from grader.results import UNJAILED, Status
 from grader.run import capture, reap, sandbox
 from grader.run.jail import cgroups, staging
 from grader.run.jail.job import Job
 from grader.run.jail.mounts import UID_INSIDE, Settings, runtime
 from grader.run.jail.preflight import require
+from grader.run.jail.spare import adopt, prestart
 from grader.run.jail.spawn import Box, JailError, start
 from grader.run.protocol import Call, Limits, Outcome
 
@@ -163,7 +161,7 @@ class Jail:
         that goes on after a timeout or a crash ended a jail mid-pass (its staging folder then replaces this one).
         """
         assert self._layout is not None
-        adopted = _adopt(self.settings) if self.warm and spare else None
+        adopted = adopt(self.settings) if self.warm and spare else None
         if adopted is not None:
             if self._staging is not None:
                 staging.remove(self._staging)
@@ -175,7 +173,7 @@ class Jail:
         box = adopted or start(self._staging, self._layout, self.settings, memory_mb)
         if self.warm:
             try:
-                _prestart(self._layout, self.settings, memory_mb)  # the next jail's, while this one grades
+                prestart(self._layout, self.settings, memory_mb)  # the next jail's, while this one grades
             except BaseException:
                 box.kill()  # held by nothing yet: it would run on
                 raise
@@ -208,110 +206,6 @@ class Jail:
                 os.close(fd)
         return Job(box, calls, limits, folder, fds, str(self._staging / "student"), cpu_seconds,
                    self.settings.startup_timeout)
-
-
-# --- the warm spare: the next submission's jail, started while this one is graded -------------------------------
-
-class _Spare:
-    """The next jail, started by this process's starter thread so that grading goes on meanwhile.
-
-    bubblewrap's start keeps the starting thread waiting ~20-30 ms for the child (its cgroup joined, the view built
-    and its uid changed before exec); in the grading thread that was about a tenth of a submission's time in a batch.
-    The child runs only `spawn.prepare` before exec, which takes no lock another thread could hold at the fork.
-    """
-
-    def __init__(self, layout: cgroups.Layout, settings: Settings, memory_mb: int) -> None:
-        self.layout, self.settings, self.memory_mb = layout, settings, memory_mb
-        self.box: Box | None = None
-        self.bug: BaseException | None = None  # raised again in the thread that takes the spare
-        self.thread_name = ""  # the thread that started it
-        self.done = threading.Event()
-        _starter().put(self)
-
-    def start(self) -> None:
-        self.thread_name = threading.current_thread().name
-        folder: Path | None = None
-        try:
-            folder = staging.new()
-            self.box = start(folder, self.layout, self.settings, self.memory_mb)
-        except BaseException as e:
-            if folder is not None:
-                staging.remove(folder)
-            if not isinstance(e, (GraderError, OSError)):  # else the next submission starts its own, and says why
-                self.bug = e  # if it cannot; the starter thread goes on either way
-        finally:
-            self.done.set()
-
-    def take(self) -> Box | None:
-        """The started jail (waiting for its start to finish), or None when it could not start."""
-        self.done.wait()
-        if self.bug is not None:
-            raise self.bug
-        return self.box
-
-
-_starters: dict[int, queue.SimpleQueue[_Spare]] = {}
-
-
-def _starter() -> queue.SimpleQueue[_Spare]:
-    """The queue of this process's starter thread, which lives as long as the process.
-
-    Never a thread per spare: the kernel's parent-death signal (bubblewrap's --die-with-parent, `spawn.prepare`'s)
-    follows the thread that forked the jail, so a jail started by a thread that then ended would be killed at once.
-    """
-    if os.getpid() not in _starters:
-        requests: queue.SimpleQueue[_Spare] = queue.SimpleQueue()
-
-        def serve() -> None:
-            while True:
-                requests.get().start()
-
-        threading.Thread(target=serve, name="grader-jail-starter", daemon=True).start()
-        _starters[os.getpid()] = requests
-    return _starters[os.getpid()]
-
-
-_spare: dict[int, _Spare] = {}  # by process: a forked process never adopts its parent's
-_exits: set[int] = set()
-
-
-def _prestart(layout: cgroups.Layout, settings: Settings, memory_mb: int) -> None:
-    if os.getpid() not in _spare:
-        _spare[os.getpid()] = _Spare(layout, settings, memory_mb)
-        if os.getpid() not in _exits:  # a process that ends normally takes its spare with it
-            _exits.add(os.getpid())
-            atexit.register(discard_spare)
-
-
-def _adopt(settings: Settings) -> Box | None:
-    """The spare of this process, if it was started with these settings and is still running."""
-    kept = _spare.pop(os.getpid(), None)
-    box = kept.take() if kept is not None else None
-    if box is None or kept is None:
-        return None
-    if kept.settings == settings and box.proc.poll() is None:
-        return box
-    discard_spare(box)
-    return None
-
-
-def spare_uid() -> int | None:
-    """The uid of this process's spare jail, once started (None without one, or as a non-root grader)."""
-    kept = _spare.get(os.getpid())
-    box = kept.take() if kept is not None else None
-    return box.uid if box is not None else None
-
-
-def discard_spare(box: Box | None = None) -> None:
-    """End this process's spare jail (a batch's workers, when they are done), and delete its staging folder."""
-    if box is None:
-        kept = _spare.pop(os.getpid(), None)
-        box = kept.take() if kept is not None else None
-    if box is not None:
-        try:
-            box.kill()
-        finally:
-            staging.remove(box.staging)
 
 
 def one_shot(root: Path, calls: list[Call], limits: Limits, *, settings: Settings | None = None,

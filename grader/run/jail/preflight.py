@@ -15,7 +15,8 @@ import sys
 from grader.errors import UsageError
 from grader.run.jail import cgroups, seccomp
 from grader.run.jail.mounts import Bind
-from grader.run.jail.spawn import UID_BASE, _libc, as_seen, prepare
+from grader.run.jail.prepare import as_seen, looked_up_libc, prepare
+from grader.run.jail.spawn import UID_BASE
 
 INSTALL = "apt-get install bubblewrap"
 PROBE_WITHIN = 20.0  # seconds for bubblewrap to make a jail that runs `true` (it takes ~15 ms)
@@ -55,10 +56,10 @@ def probe(bwrap: str, as_root: bool) -> str | None:
     args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--ro-bind", binds[0].source, "/",
             "--seccomp", str(filter_fd), "--", shutil.which("true") or "/bin/true"]
     uid = UID_BASE - 1 if as_root else None  # a uid no jail uses
+    before_exec = None if not as_root else functools.partial(prepare, [], view, uid, looked_up_libc())
     try:
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env={}, pass_fds=(filter_fd,),
-                                preexec_fn=None if not as_root else functools.partial(prepare, [], view, uid, _libc()))
+                                env={}, pass_fds=(filter_fd,), preexec_fn=before_exec)
     except (OSError, subprocess.SubprocessError) as e:
         return f"bubblewrap could not be run ({e})"
     finally:
