@@ -344,22 +344,25 @@ def test_a_jail_whose_processes_do_not_end_is_the_submission_s_error_not_a_pass_
     assert "batch --only" in entry.message
 
 
-def test_a_stage_graded_with_references_runs_once_the_submission_s_own_jail_has_ended(
+def test_a_stage_graded_with_references_runs_in_the_submission_s_own_jail(
         mini: Course, subs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Red team round 12: a faked "ended" kept the submission's jail alive while its references jail ran, and the
-    two held 4.9 GiB against one 4,096 MiB cap. The references jail now starts once the other has ended."""
+    """One jail a submission, references or not. Red team round 12: a faked "ended" kept the submission's jail alive
+    while a references jail of its own ran, and the two held 4.9 GiB against one 4,096 MiB cap; that jail then
+    closed the submission's first, and the submission's own restarted after it: two jail starts (~300 ms of CPU)
+    for each stage graded with references. The references are now swapped into the one jail's student/."""
     from grader.instructor import upstream
 
-    real, running = upstream.with_references, []
+    real, jails = upstream.with_references, []
 
     def spy(course, stage, root, options):  # type: ignore[no-untyped-def]
-        running.append(options.jail._box)
+        jails.append(options.jail)
         return real(course, stage, root, options)
 
     monkeypatch.setattr(upstream, "with_references", spy)
     entry = _grade(mini, subs, "upstream")
     assert entry.report is not None and entry.report.stages[1].passed
-    assert running and all(b is None for b in running), running
+    assert jails and all(j is jails[0] for j in jails)
+    assert len(jails[0].stats) == 1, jails[0].stats  # the one jail it ended, for every pass
 
 
 def test_a_stage_named_twice_is_graded_once_in_course_order(mini: Course, subs: Path) -> None:

@@ -247,7 +247,6 @@ def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Ja
                             jail=box, unsandboxed=box.unsandboxed, cancel=lambda: time.monotonic() > deadline,
                             source=settings.source(stage) if settings.source else None)
     if isolate and not box.unsandboxed:  # the jail takes no stand-ins: the references are written in as files
-        box.close()  # one jail of a submission at a time, each under its cap (red team round 12: two held 4.9 GiB)
         result = with_references(course, stage, root, options)
     else:
         result = grade.grade_stage(course, stage, options)
@@ -259,7 +258,11 @@ def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Ja
 
 
 def with_references(course: Course, stage: Stage, root: Path, options: grade.Options) -> StageResult:
-    """Grade a stage in a jail of its own whose student/ holds the references of the stages it depends on."""
+    """Grade a stage with a student/ that holds the references of the stages it depends on.
+
+    In the submission's own jail (`Jail.files_of`): one jail of a submission at a time, under its cap (red team round
+    12 held 4.9 GiB in two).
+    """
     copy = Path(tempfile.mkdtemp(prefix=REFERENCES, dir=root))
     try:
         shutil.copytree(root / "student", copy / "student", symlinks=True)
@@ -270,8 +273,7 @@ def with_references(course: Course, stage: Stage, root: Path, options: grade.Opt
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)
             (copy / rel).write_text(text, encoding="utf-8")
         assert options.jail is not None
-        with Jail(copy, options.jail.settings, warm=options.jail.warm) as box:
-            return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, jail=box,
-                                                                looping=looping))
+        with options.jail.files_of(copy):
+            return grade.grade_stage(course, stage, replace(options, root=copy, isolate=False, looping=looping))
     finally:
         shutil.rmtree(copy, ignore_errors=True)

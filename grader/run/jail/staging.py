@@ -56,6 +56,17 @@ def fill(staging: Path, root: Path) -> None:
         _write_file(target, data)
 
 
+def refill(staging: Path, root: Path) -> None:
+    """Replace student/ with `root`'s, between two jobs of a jail running on `staging` (Jail.files_of)."""
+    student = staging / "student"
+    for child in list(student.iterdir()):
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+    fill(staging, root)
+
+
 def write_job(folder: Path, calls: list[Call], limits: Limits) -> list[int]:
     """The job's folder: its calls' inputs, each written once however many calls share it, and job.json.
 
