@@ -127,9 +127,10 @@ def bwrap_args(rt: Runtime, binds: Sequence[Bind], settings: Settings) -> list[s
         args += ["--ro-bind", b.source, b.dest]
     for folder in rt.hide:
         args += ["--size", "4096", "--tmpfs", folder]
-    # /dev/pts/ptmx is /dev/null: every devpts instance draws from the machine's one pool of ptys, which a jail could
-    # fill to a count another reads (red team round 6), or empty for every container on the machine
-    # /dev/zero is /dev/null too: a shared mapping of it is a file of the kernel's shmem mount, numbered by a
+    # /dev/pts/ptmx is a read-only bind of /dev/null (bubblewrap makes it nodev: it cannot be opened): every devpts
+    # instance draws from the machine's one pool of ptys, which a jail could fill to a count another reads (red team
+    # round 6), or empty for every container on the machine
+    # /dev/zero likewise: a shared mapping of it is a file of the kernel's shmem mount, numbered by a
     # machine-wide counter a jail can set and a later one read (red team round 18; seccomp.py refuses the
     # anonymous kind)
     args += ["--proc", "/proc", "--dev", "/dev", "--ro-bind", "/dev/null", "/dev/pts/ptmx",
@@ -161,6 +162,7 @@ PROC_KEPT = frozenset({"self", "thread-self", "mounts", "net", "cpuinfo", "files
 def proc_hidden(proc: str = "/proc") -> list[str]:
     """Options hiding the rest of /proc's host-wide part: /dev/null over each file, an empty tmpfs over each folder.
 
+    Each file's /dev/null is a read-only bind, which bubblewrap mounts nodev: it cannot be opened (EACCES).
     The names are read from the host's /proc: the jail's procfs is of the same kernel.
     """
     args: list[str] = []
