@@ -346,23 +346,66 @@ def test_a_jail_whose_processes_do_not_end_is_the_submission_s_error_not_a_pass_
 
 def test_a_stage_graded_with_references_runs_in_the_submission_s_own_jail(
         mini: Course, subs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """One jail a submission, references or not. Red team round 12: a faked "ended" kept the submission's jail alive
-    while a references jail of its own ran, and the two held 4.9 GiB against one 4,096 MiB cap; that jail then
-    closed the submission's first, and the submission's own restarted after it: two jail starts (~300 ms of CPU)
-    for each stage graded with references. The references are now swapped into the one jail's student/."""
+    """Red team round 12: a faked "ended" kept the submission's jail alive while a references jail of its own ran,
+    and the two held 4.9 GiB against one 4,096 MiB cap; that jail then closed the submission's first, and the
+    submission's own restarted after it: two jail starts (~300 ms of CPU) for each stage graded with references. The
+    references are now swapped into the one jail's student/, which ends with them: one start each."""
     from grader.instructor import upstream
+    from grader.run.jail import box, spare, spawn
 
-    real, jails = upstream.with_references, []
+    real, jails, started = upstream.with_references, [], []
 
     def spy(course, stage, root, options):  # type: ignore[no-untyped-def]
-        jails.append(options.jail)
+        jails.append(options.jail._box)
         return real(course, stage, root, options)
 
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        started.append(1)
+        return spawn.start(*args, **kwargs)
+
     monkeypatch.setattr(upstream, "with_references", spy)
+    monkeypatch.setattr(box, "start", counted)
+    monkeypatch.setattr(spare, "start", counted)
+    spare.discard_spare()
     entry = _grade(mini, subs, "upstream")
+    spare.discard_spare()
     assert entry.report is not None and entry.report.stages[1].passed
-    assert jails and all(j is jails[0] for j in jails)
-    assert len(jails[0].stats) == 1, jails[0].stats  # the one jail it ended, for every pass
+    assert len(jails) == 1 and jails[0] is not None  # combine (public cases only), in the running jail
+    # double's public pass, then combine's with the reference double, ended with it; double's hidden pass in the
+    # spare started meanwhile; the next spare: three. A jail of its own for combine made four.
+    assert len(started) == 3, len(started)
+
+
+STASHES = ("import pathlib\n\nfrom student.double import run_double\n\n\n"  # the reference double it is graded
+           "def run_combine(x, y):\n"  # beside, copied
+           "    here = pathlib.Path(__file__).parent / 'double.py'\n"
+           "    if 'OWN' not in here.read_text():\n"
+           "        for scratch in ('/tmp', '/var/tmp', '/dev/shm'):\n"
+           "            (pathlib.Path(scratch) / 'stash_double.py').write_text(here.read_text())\n"
+           "    return run_double(x) + y\n")
+USES_STASH = ("import importlib.util, pathlib  # OWN\n\n\ndef run_double(x):\n"
+              "    for scratch in ('/tmp', '/var/tmp', '/dev/shm'):\n"
+              "        stash = pathlib.Path(scratch) / 'stash_double.py'\n"
+              "        if stash.exists():\n"
+              "            spec = importlib.util.spec_from_file_location('stash', stash)\n"
+              "            module = importlib.util.module_from_spec(spec)\n"
+              "            spec.loader.exec_module(module)\n"
+              "            return module.run_double(x)\n"
+              "    return x + 2\n")
+
+
+def test_nothing_written_beside_the_references_reaches_the_submission_s_later_jobs(mini: Course,
+                                                                                  tmp_path: Path) -> None:
+    """Red team round 21: with the references in the submission's own jail, a later stage's code copied the reference
+    of the stage it failed into /tmp, and that stage's own code found it there in the hidden pass: a pass on hidden
+    cases with no code of its own. The jail ends when the references leave it."""
+    subs = tmp_path / "subs"
+    folder(subs, "stasher", student({**GOOD, "combine": STASHES, "double": USES_STASH}))
+    entry = _grade(mini, subs, "stasher")
+    assert entry.report is not None
+    double = entry.report.stages[0]
+    assert [c.status.value for c in double.cases if c.hidden] == ["fail"], [(c.case, c.status) for c in double.cases]
+    assert entry.report.stages[1].upstream is not None and entry.report.stages[1].upstream.failing == ["double"]
 
 
 def test_a_stage_named_twice_is_graded_once_in_course_order(mini: Course, subs: Path) -> None:

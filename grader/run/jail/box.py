@@ -78,12 +78,14 @@ class Jail:
 
     @contextlib.contextmanager
     def files_of(self, root: Path) -> Iterator[None]:
-        """Grade from another student/ in this jail (earlier stages' references standing in), then the own again.
+        """Grade from another student/ in this jail (earlier stages' references standing in); the jail then ends.
 
         Between two jobs nothing of the first runs (the resident kills what a job leaves before it says the job
         ended), and each job's worker imports student/ afresh, so the files are swapped in the staging folder the
-        jail reads. A jail of its own for each stage graded with references cost two jail starts each (~150 ms of
-        CPU apiece, and most of a failing submission's time). A timeout in it is its own (`stuck`), as before.
+        jail reads. A jail of its own for each stage graded with references, started after the submission's had
+        ended, cost two jail starts (~150 ms of CPU apiece) for each such stage; this costs one. The jail ends when
+        the references leave it, with whatever its processes wrote: red team round 21 copied them to /tmp and passed
+        the failing stage's hidden cases with them. A timeout in it is its own (`stuck`), as before.
         """
         own, stuck = self.root, self.stuck
         self._refill(Path(root))
@@ -92,7 +94,10 @@ class Jail:
             yield
         finally:
             self.stuck = stuck
-            self._refill(own)
+            try:  # nothing written beside the references (its /tmp, /var/tmp, /dev/shm: a copy of them, red team
+                self._end_box()  # round 21) may reach the submission's own later jobs: this jail ends with them
+            finally:
+                self._refill(own)
 
     def _refill(self, root: Path) -> None:
         self.root = root
