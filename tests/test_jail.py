@@ -841,6 +841,69 @@ def test_sigint_to_the_resident_does_not_end_the_jail(mini):
     assert "resident started at" in first[0].output and first[0].output == second[0].output, (first, second)
 
 
+NEW_CALLS = """import ctypes, errno, mmap, os
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+
+
+def attempt(name, nr, *args):
+    ctypes.set_errno(0)
+    got = libc.syscall(ctypes.c_long(nr), *args)
+    print(name, 'worked' if got >= 0 else errno.errorcode.get(ctypes.get_errno(), ctypes.get_errno()))
+
+
+def run_double(x):
+    with open('/tmp/own', 'w') as f:
+        f.write('x')
+    fd = os.open('/tmp/own', os.O_RDONLY)
+    value = ctypes.create_string_buffer(b'bit')
+    args = (ctypes.c_uint64(value.value.__len__()), ctypes.c_uint64(0))
+    struct = (ctypes.c_uint64 * 4)(ctypes.addressof(value), 3, 0, 0)  # struct xattr_args: value, size, flags
+    attempt('setxattrat', 463, fd, b'', 0x1000, b'user.m', ctypes.byref(struct), ctypes.c_size_t(32))  # AT_EMPTY_PATH
+    attempt('removexattrat', 466, fd, b'', 0x1000, b'user.m')
+    page = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    address = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    attempt('mseal', 462, ctypes.c_void_p(address), ctypes.c_size_t(4096), 0)
+    attempt('file_getattr', 468, fd, b'', ctypes.c_void_p(0), ctypes.c_size_t(0), 0x1000)
+    attempt('a call not yet made', 599)
+    return 2 * x
+"""
+
+
+@needs_jail
+def test_calls_newer_than_libseccomp_knows_are_refused_by_number(mini):
+    """Red team round 21: this machine's libseccomp (2.5.4) knows calls up to 456 by name, and a name it did not
+    know was skipped: setxattrat (463) set the extended attributes the filter refuses. Those are refused by number,
+    and every call after 456 the filter has not looked at is ENOSYS, as a kernel without it answers."""
+    statuses, outcomes, _ = in_jail(mini, NEW_CALLS)
+    said = outcomes[0].output
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    assert "worked" not in said, said
+    for name in ("setxattrat", "removexattrat"):
+        assert f"{name} EPERM" in said or f"{name} ENOSYS" in said, said
+
+
+def test_the_filter_fails_loudly_for_a_call_it_cannot_number(monkeypatch):
+    from grader.run.jail import seccomp
+
+    monkeypatch.setattr(seccomp, "REFUSED", (*seccomp.REFUSED, "not_a_system_call"))
+    seccomp.program.cache_clear()
+    try:
+        with pytest.raises(seccomp.SeccompUnavailable, match="does not know the system call 'not_a_system_call'"):
+            seccomp.program()
+    finally:
+        seccomp.program.cache_clear()
+
+
+def test_the_capture_files_are_the_graders_alone():
+    from grader.run import capture
+
+    for fd in capture.make():
+        assert os.fstat(fd).st_mode & 0o777 == 0o600  # no jail's uid sets their times or attributes (round 21)
+        os.close(fd)
+
+
 @needs_jail
 def test_the_ioctl_requests_python_makes_still_work_in_the_jail(mini):
     """ioctl is an allow-list (red team round 17 read a shared file's extent cache through one): isatty, the terminal's

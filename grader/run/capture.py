@@ -23,8 +23,15 @@ STACK_WAIT = 0.2  # seconds a timed-out process has to write its stack before it
 
 
 def make() -> tuple[int, int]:
-    """The output file and the stack file (close-on-exec; a fork keeps them)."""
-    return os.memfd_create("grader-output", os.MFD_CLOEXEC), os.memfd_create("grader-stack", os.MFD_CLOEXEC)
+    """The output file and the stack file (close-on-exec; a fork keeps them).
+
+    Mode 0600, not memfd_create's 0777: the child writes through the descriptors it is given, and no other uid (a
+    jail's) may set the file's times or extended attributes (red team round 21 set 4,096 xattrs on one).
+    """
+    fds = os.memfd_create("grader-output", os.MFD_CLOEXEC), os.memfd_create("grader-stack", os.MFD_CLOEXEC)
+    for fd in fds:
+        os.fchmod(fd, 0o600)
+    return fds
 
 
 def empty(fd: int) -> None:
