@@ -168,6 +168,20 @@ def test_an_entry_compressed_other_than_by_deflate_is_refused_before_it_is_unpac
     assert submissions.unpack(submissions.Submission("ok", stored), tmp_path / "ok", declared=DECLARED)
 
 
+@pytest.mark.parametrize("field, value", [("version needed", 255), ("version needed", 0xFFFF)])
+def test_a_zip_that_zipfile_cannot_open_is_a_rejection_not_a_grader_error(tmp_path: Path, field: str,
+                                                                          value: int) -> None:
+    """Red team round 22: a central directory entry whose "version needed to extract" is 25.5 made ZipFile() raise
+    NotImplementedError, which intake did not expect: a grader error row, regraded by every batch."""
+    zipped = make_zip(tmp_path / "learner.zip", [("student/double.py", GOOD["double"].encode())])
+    data = bytearray(zipped.read_bytes())
+    at = data.index(b"PK\x01\x02")  # the central directory header; version needed is its bytes 6-7
+    data[at + 6:at + 8] = value.to_bytes(2, "little")
+    zipped.write_bytes(bytes(data))
+    with pytest.raises(submissions.SubmissionError, match="not a readable zip .NotImplementedError"):
+        submissions.unpack(submissions.Submission("learner", zipped), tmp_path / "out", declared=DECLARED)
+
+
 def test_case_variants_pick_the_declared_spelling_first() -> None:
     from pathlib import PurePosixPath as P
 

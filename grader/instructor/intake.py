@@ -17,6 +17,7 @@ import struct
 import time
 import unicodedata
 import zipfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
@@ -33,6 +34,10 @@ IGNORED_DIRS = frozenset({"__macosx", "__pycache__", "venv", "env", "node_module
                           "dist-packages"})
 
 
+# What zipfile raises on a damaged or odd zip, the zip's fault and never the grader's (red team round 22: "version
+# needed to extract" 25.5 raised NotImplementedError from ZipFile(): a grader error row, regraded by every batch)
+DAMAGED = (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error, ValueError,
+           OverflowError, IndexError, KeyError, TypeError, struct.error)
 
 
 def printable(text: str) -> str:

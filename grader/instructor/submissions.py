@@ -17,7 +17,6 @@ import errno
 import os
 import stat
 import zipfile
-import zlib
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -162,8 +161,9 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = (
                               "student/")
     try:
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as e:
-        raise SubmissionError(f"{path}: not a readable zip ({e}); zip the folder holding student/ again")
+    except intake.DAMAGED as e:
+        raise SubmissionError(f"{path}: not a readable zip ({type(e).__name__}: {e}); zip the folder holding student/ "
+                              "again")
     with zf:
         infos = zf.infolist()
         if len(infos) > MAX_ENTRIES:
@@ -185,8 +185,7 @@ def _from_zip(path: Path, dest: Path, flat_ok: bool, declared: Sequence[str] = (
                         data += chunk
                         total += len(chunk)
                         _check_read(f"{path}: '{src}'", path, len(data), total)
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error,
-                    ValueError) as e:  # a damaged compressed stream is the zip's fault, not ours
+            except intake.DAMAGED as e:  # a damaged compressed stream is the zip's fault, not ours
                 raise SubmissionError(f"{path}: cannot unpack '{src}' ({type(e).__name__}: {e}); zip the folder "
                                       "again")
             _check_text(f"{path}: {src}", bytes(data))
