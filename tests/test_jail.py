@@ -884,6 +884,35 @@ def test_calls_newer_than_libseccomp_knows_are_refused_by_number(mini):
         assert f"{name} EPERM" in said or f"{name} ENOSYS" in said, said
 
 
+HOST_WAITS_AND_HINTS = """import ctypes, errno, fcntl, os
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+
+
+def run_double(x):
+    fd = os.open('/tmp/own', os.O_CREAT | os.O_RDWR)  # its own file: the kernel would allow all of these
+    hint = ctypes.c_uint64(2)
+    for name, nr, args in (('sync', 162, ()), ('syncfs', 306, (fd,)),
+                           ('F_SET_RW_HINT', 72, (fd, 1036, ctypes.byref(hint)))):
+        ctypes.set_errno(0)
+        got = libc.syscall(ctypes.c_long(nr), *args)
+        print(name, 'worked' if got >= 0 else errno.errorcode.get(ctypes.get_errno(), ctypes.get_errno()))
+    return 2 * x
+"""
+
+
+@needs_jail
+def test_no_call_waits_on_the_host_s_writeback_or_sets_a_write_hint(mini):
+    """Red team round 22: syncfs on a read-only bind waits, in the kernel, on the host file system's writeback (a
+    killed process cannot end meanwhile), and a write-life hint is a value per inode any opener reads back (only its
+    owner may set one). Both refused, though a learner's own file would allow them."""
+    statuses, outcomes, _ = in_jail(mini, HOST_WAITS_AND_HINTS)
+    said = outcomes[0].output
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    assert said.split() == ["sync", "EPERM", "syncfs", "EPERM", "F_SET_RW_HINT", "EPERM"], said
+
+
 def test_the_filter_fails_loudly_for_a_call_it_cannot_number(monkeypatch):
     from grader.run.jail import seccomp
 

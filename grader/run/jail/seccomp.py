@@ -32,8 +32,10 @@ import os
 from typing import Any
 
 # fcntl commands that lock, lease or watch: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW,
-# F_SETLEASE, F_GETLEASE, F_NOTIFY (F_GETLK too: it reads another jail's locks)
-LOCKING_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+# F_SETLEASE, F_GETLEASE, F_NOTIFY (F_GETLK too: it reads another jail's locks); and the write-life hints, a value
+# per inode any opener reads back (F_GET_RW_HINT, F_SET_RW_HINT, F_GET_FILE_RW_HINT, F_SET_FILE_RW_HINT: the kernel
+# lets only the owner set one, red team round 22; refused all the same)
+LOCKING_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026, 1035, 1036, 1037, 1038)
 REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
            "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "userfaultfd",
            "keyctl", "add_key", "request_key", "kcmp", "sysinfo",
@@ -61,7 +63,10 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            # full, random, urandom and tty nodes (0666) writable: a jail set their times and every later one read them
            # (red team round 20: 32 bits of a hidden input a grading, exact, until the machine restarts). A read-only
            # mount would keep them, but bubblewrap's makes a node unusable (nodev); a learner needs no utime
-           "utime", "utimes", "futimesat", "utimensat")
+           "utime", "utimes", "futimesat", "utimensat",
+           # a wait on the host's writeback, in the kernel, where a killed process cannot end (round 22: syncfs on a
+           # read-only bind reaches the host's file system); a learner's files are on the jail's own tmpfs
+           "sync", "syncfs", "sync_file_range")
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",
