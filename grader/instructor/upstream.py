@@ -17,9 +17,10 @@ the submission's. A function that timed out is not called again (judge/grade.py,
 later stage whose file imports the module that looped (judge/loops.py).
 
 Graded runs go through the submission's jail (grader/run/jail/), which never takes reference functions as
-stand-ins (the forked child's --isolate). A stage graded with references runs instead in a jail of its own whose
-copy of student/ holds, in place of each earlier stage's learner file, that stage's reference.py (with the learner's
-function names bound to the reference's, and the course's common/ modules it imports beside it): `with_references`.
+stand-ins (the forked child's --isolate). A stage graded with references runs instead with a copy of student/
+swapped into the submission's jail, holding, in place of each earlier stage's learner file, that stage's reference.py
+(with the learner's function names bound to the reference's, and the course's common/ modules it imports beside
+it), and the jail ends when the copy leaves it: `with_references`, `Jail.files_of`.
 With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. Each stage is
 graded in the submission's jail: every stage's public cases first, then every stage's hidden cases (in the same jail
 once only its resident is left in it), so nothing a hidden call saw can be shown under any public case
