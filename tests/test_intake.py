@@ -271,7 +271,8 @@ def test_one_learner_of_the_cohort_named_by_its_path_is_that_learner(mini: Cours
 
 def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_own(mini: Course,
                                                                                    tmp_path: Path) -> None:
-    """Red team rounds 5-7: `bob/` beside `bob.zip` (or a folder `bob.ZIP`) stopped the whole batch, rc 2."""
+    """Red team rounds 5-7: `bob/` beside `bob.zip` (or a folder `bob.ZIP`) stopped the whole batch, rc 2. Rounds 19
+    and 24: a name alike only once made printable (decomposed, or with the Kelvin sign) took the plain id."""
     subs = tmp_path / "subs"
     folder(subs, "alice", student(GOOD))
     folder(subs, "bob", student(GOOD))
@@ -281,21 +282,25 @@ def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_o
     folder(subs, "a\\x01", student(GOOD))
     folder(subs, "caf\u00e9", student(GOOD))  # composed, and decomposed (macOS): alike everywhere (red team round 18)
     folder(subs, "cafe\u0301", student(GOOD))
+    make_zip(subs / "Kate.zip", [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    folder(subs, "\u212aate", student(GOOD))  # the Kelvin sign: `Kate` once made printable (NFC), not on disk
     ids = [s.id for s in submissions.discover(subs)]
-    assert ids == ["a\\x01~1", "a\\x01~2", "alice", "bob", "bob.ZIP", "bob.zip", "caf\u00e9~1", "caf\u00e9~2"]
+    # none of a pair alike keeps the plain name the LMS knows (red team round 24: the look-alike folder took `Kate`)
+    assert ids == ["Kate.zip", "a\\x01~1", "a\\x01~2", "alice", "bob~1", "bob.ZIP", "bob.zip", "caf\u00e9~1",
+                   "caf\u00e9~2", "Kate~1"]
     assert submissions.named(subs / "bob.zip") == "bob.zip" and submissions.named(subs / "alice") == "alice"
     with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
         summary = batch.run(mini, subs, book, batch.BatchOptions(unsandboxed=True))
-        assert summary.total == summary.graded == 8
+        assert summary.total == summary.graded == 10
         rows = {r.id: r for r in book.rows()}
-        assert rows["bob.ZIP"].points < rows["bob"].points == rows["bob.zip"].points
+        assert rows["bob.ZIP"].points < rows["bob~1"].points == rows["bob.zip"].points
         # one learner named by its path is the row discover gave it, not its namesake's
         (subs / "bob.zip").unlink()
         make_zip(subs / "bob.zip", [("student/double.py", GOOD["double"].encode())])
         again = batch.run(mini, subs / "bob.zip", book, batch.BatchOptions(unsandboxed=True))
         assert again.graded == 1
         rows2 = {r.id: r for r in book.rows()}
-        assert rows2["bob"].points == rows["bob"].points and rows2["bob.zip"].points < rows["bob.zip"].points
+        assert rows2["bob~1"].points == rows["bob~1"].points and rows2["bob.zip"].points < rows["bob.zip"].points
 
 
 def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:

@@ -824,6 +824,8 @@ def test_a_graded_call_may_not_take_real_time_scheduling_whatever_the_grader_was
     monkeypatch.setattr(child.sys, "dont_write_bytecode", sys.dont_write_bytecode)
     child.set_limits(512, graded=True)
     assert set_to[resource.RLIMIT_RTPRIO] == (0, 0) and set_to[resource.RLIMIT_NICE] == (0, 0)
+    # 1, not 0: a core_pattern that pipes to a root helper (apport, systemd-coredump) ignores 0 (red team round 23)
+    assert set_to[resource.RLIMIT_CORE] == (1, 1)
 
 
 @needs_jail
@@ -888,12 +890,17 @@ HOST_WAITS_AND_HINTS = """import ctypes, errno, fcntl, os
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
 
 
 def run_double(x):
     fd = os.open('/tmp/own', os.O_CREAT | os.O_RDWR)  # its own file: the kernel would allow all of these
     hint = ctypes.c_uint64(2)
-    for name, nr, args in (('sync', 162, ()), ('syncfs', 306, (fd,)),
+    os.write(fd, b'x')
+    page = libc.mmap(None, 4096, 3, 1, fd, 0)  # PROT_READ | PROT_WRITE, MAP_SHARED: its own /tmp file
+    for name, nr, args in (('sync', 162, ()), ('syncfs', 306, (fd,)), ('fsync', 74, (fd,)), ('fdatasync', 75, (fd,)),
+                           ('msync', 26, (ctypes.c_void_p(page), 4096, 4)),  # MS_SYNC
                            ('F_SET_RW_HINT', 72, (fd, 1036, ctypes.byref(hint)))):
         ctypes.set_errno(0)
         got = libc.syscall(ctypes.c_long(nr), *args)
@@ -904,13 +911,15 @@ def run_double(x):
 
 @needs_jail
 def test_no_call_waits_on_the_host_s_writeback_or_sets_a_write_hint(mini):
-    """Red team round 22: syncfs on a read-only bind waits, in the kernel, on the host file system's writeback (a
-    killed process cannot end meanwhile), and a write-life hint is a value per inode any opener reads back (only its
-    owner may set one). Both refused, though a learner's own file would allow them."""
+    """Red team rounds 22 and 24: syncfs on a read-only bind waits, in the kernel, on the host file system's
+    writeback (a killed process cannot end meanwhile; fsync of a staging copy commits the host journal), and a
+    write-life hint is a value per inode any opener reads back (only its owner may set one). Both refused, though a
+    learner's own file would allow them."""
     statuses, outcomes, _ = in_jail(mini, HOST_WAITS_AND_HINTS)
     said = outcomes[0].output
     assert statuses == [P, P, P], [o.message for o in outcomes]
-    assert said.split() == ["sync", "EPERM", "syncfs", "EPERM", "F_SET_RW_HINT", "EPERM"], said
+    assert said.split() == ["sync", "EPERM", "syncfs", "EPERM", "fsync", "EPERM", "fdatasync", "EPERM", "msync",
+                            "EPERM", "F_SET_RW_HINT", "EPERM"], said
 
 
 def test_the_filter_fails_loudly_for_a_call_it_cannot_number(monkeypatch):

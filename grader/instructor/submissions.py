@@ -66,9 +66,9 @@ def discover(folder: Path) -> list[Submission]:
     """Every submission in a folder, in name order: sub-folders and .zip files (dot-files are skipped).
 
     A submission's id is its folder's name, or its zip's without `.zip`. Where two would share one (`bob/` beside
-    `bob.zip`, or two names alike once made printable), each of them is known by its whole name, and names still
-    shared get `~1`, `~2`, ... in name order, none the plain name (which the LMS knows): one learner's file name
-    never stops the batch for the others (red team rounds 5-7), nor takes another's row (round 19).
+    `bob.zip`, or two names alike once made printable), each is known by its whole name (`bob~1`, `bob.zip`), and
+    names still shared get `~1`, `~2`, ... in name order, none the plain name (which the LMS knows): one learner's
+    file name never stops the batch for the others (red team rounds 5-7), nor takes another's row (rounds 19, 24).
     """
     if not folder.is_dir():
         raise SubmissionError(f"{folder}: not a folder of submissions; pass a folder holding one sub-folder or "
@@ -76,10 +76,11 @@ def discover(folder: Path) -> list[Submission]:
     paths = [p for p in sorted(folder.iterdir()) if not p.name.startswith(".")]
     short = [printable(p.stem if p.suffix.lower() == ".zip" else p.name) for p in paths]
     idents = [printable(p.name) if short.count(ident) > 1 else ident for p, ident in zip(paths, short, strict=True)]
+    shared = {i for i in short if short.count(i) > 1}  # round 24: a Kelvin-sign `Kate/` by `Kate.zip` took `Kate`
     out: list[Submission] = []
     seen: set[str] = set()
     for path, ident in zip(paths, idents, strict=True):
-        unique, n = (f"{ident}~1", 1) if idents.count(ident) > 1 else (ident, 1)  # alike by whole name: no plain id
+        unique, n = (f"{ident}~1", 1) if idents.count(ident) > 1 or ident in shared else (ident, 1)
         while unique in seen or (unique != ident and unique in idents):
             n += 1
             unique = f"{ident}~{n}"

@@ -66,7 +66,9 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            "utime", "utimes", "futimesat", "utimensat",
            # a wait on the host's writeback, in the kernel, where a killed process cannot end (round 22: syncfs on a
            # read-only bind reaches the host's file system); a learner's files are on the jail's own tmpfs
-           "sync", "syncfs", "sync_file_range")
+           "sync", "syncfs", "sync_file_range", "fsync", "fdatasync")  # (round 24: fsync of a staging copy
+# commits the host journal's running transaction; msync's MS_SYNC is refused below)
+MS_SYNC = 4
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
 MISSING = ("preadv2", "pwritev2", "cachestat", "io_uring_setup", "io_uring_enter", "io_uring_register",
@@ -160,6 +162,7 @@ def program() -> bytes:
         shared_anonymous = MAP_SHARED | MAP_ANONYMOUS  # (MAP_SHARED_VALIDATE holds MAP_SHARED's bit)
         f.add_rule(sc.ERRNO(errno.EPERM), "mmap", sc.Arg(3, sc.MASKED_EQ, shared_anonymous, shared_anonymous))
         f.add_rule(sc.ERRNO(errno.EPERM), "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD))
+        f.add_rule(sc.ERRNO(errno.EPERM), "msync", sc.Arg(2, sc.MASKED_EQ, MS_SYNC, MS_SYNC))
         # a process's own limits only: the resident (same uid, pid 1) hands its hard limits to every worker it forks,
         # and lowered ones made its next worker fail before its first call (red team round 8: a grader error row)
         f.add_rule(sc.ERRNO(errno.EPERM), "prlimit64", sc.Arg(0, sc.NE, 0))
