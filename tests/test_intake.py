@@ -428,3 +428,22 @@ def test_a_zip_whose_entries_carry_huge_extra_fields_is_refused_before_zipfile_r
         submissions.unpack(submissions.Submission("extra", bad), tmp_path / "out", declared=DECLARED)
     assert not opened
     assert intake.zip_entry_count(zpath, 1000) == len(GOOD)  # an ordinary zip passes
+
+
+def test_no_refusal_names_the_grading_machine_s_folders(mini: Course, tmp_path: Path) -> None:
+    """Red team round 24: refusals made while the batch plans (a folder nested too deep) were recorded unscrubbed,
+    and a refusal made printable (NFC) no longer matched a decomposed folder name (macOS's): the learner's feedback
+    read the instructor's absolute path."""
+    subs = tmp_path / "Übungen-secret".replace("Ü", "U\u0308") / "subs"  # decomposed, as macOS stores names
+    deep = folder(subs, "deep", student(GOOD)) / "nest"
+    (deep / "/".join(["d"] * 40)).mkdir(parents=True)
+    make_zip(subs / "dots.zip", [("../student/double.py", GOOD["double"].encode())])
+    folder(subs, "alice", student(GOOD))
+    with Gradebook(tmp_path / "gb.sqlite", mini.title) as book:
+        summary = batch.run(mini, subs, book, batch.BatchOptions(unsandboxed=True))
+        rows = {r.id: r for r in book.rows()}
+    assert summary.rejected == 2 and rows["alice"].state == "graded", {k: r.message for k, r in rows.items()}
+    for sid in ("deep", "dots"):
+        message = rows[sid].message
+        assert "secret" not in message and str(tmp_path) not in message, message
+        assert message.startswith(("deep", "dots.zip")), message  # the part the learner knows

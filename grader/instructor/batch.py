@@ -97,9 +97,10 @@ def grade_submission(course: Course, sub: submissions.Submission, digest: str, o
         staging.remove(scratch)
 
 
-def _places(course: Course, sub: submissions.Submission, scratch: Path) -> list[str]:
+def _places(course: Course, sub: submissions.Submission, scratch: Path | None = None) -> list[str]:
     """The grading machine's folders, cut from every message a learner may read (grader/instructor/paths.py)."""
-    return paths.places(scratch, sub.path.parent.absolute(), course.root) + [str(sub.path.parent)]
+    roots = [r for r in (scratch, sub.path.parent.absolute(), course.root) if r is not None]
+    return paths.places(*roots) + [str(sub.path.parent)]
 
 
 # A stage's fixtures for a whole batch: verified once per process, each case's inputs read once (StageFixtures
@@ -171,7 +172,8 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     if not plan.single:
         book.set_setting("submissions", str(folder.resolve()))  # the cohort's folder, wherever later commands run
     summary = Summary(total=plan.total, skipped=plan.current, stale=plan.stale, not_submissions=plan.skipped)
-    refused = [Entry(sub.id, "", "rejected", message=why) for sub, why in plan.refused]
+    refused = [Entry(sub.id, "", "rejected", message=paths.scrub(why, _places(course, sub)))
+               for sub, why in plan.refused]  # refused while planning: scrubbed as a grade's are (round 24)
     for done, entry in enumerate(itertools.chain(refused, _results(course, plan.todo, options)), 1):  # as graded
         entry.course_key = plan.state.key
         entry = _record(book, entry)

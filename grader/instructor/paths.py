@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from grader.instructor.intake import printable
 from grader.results import Report
 
 _SCRATCH = re.compile(re.escape(tempfile.gettempdir().rstrip(os.sep)) + r"/grader-[^/\s'\"]+/")
@@ -25,7 +26,8 @@ def places(*roots: Path) -> list[str]:
     paths = sysconfig.get_paths()
     found = {str(r) for r in roots} | {str(r.resolve()) for r in roots}
     found |= {paths["purelib"], paths["platlib"], paths["stdlib"], sys.prefix, sys.base_prefix}
-    return sorted((p.rstrip(os.sep) for p in found if p and p != os.sep), key=len, reverse=True)
+    found |= {printable(p) for p in found}  # as a SubmissionError spells them (NFC, escapes: red team round 24 read
+    return sorted((p.rstrip(os.sep) for p in found if p and p != os.sep), key=len, reverse=True)  # a macOS path)
 
 
 def scrub(text: str, folders: Iterable[str]) -> str:
