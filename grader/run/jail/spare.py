@@ -1,14 +1,19 @@
-"""The warm spare: the next submission's jail, started while this one is graded.
+"""The warm spares: the next jails, started while this submission is graded.
 
-In a batch, `Jail(warm=True)` adopts the process's spare (a jail started on an empty staging folder while the
-previous submission was graded) and copies the submission's student/ into it, then starts the next spare. A spare
-never held anything of any submission before its own. It ends with its process (atexit, or the pool worker's
-`Finalize`), and is discarded when it died or was started with other settings.
+In a batch, `Jail(warm=True)` adopts the process's oldest spare (a jail started on an empty staging folder while
+earlier work was graded) and copies the submission's student/ into it, then tops the spares up to KEEP. A spare
+never held anything of any submission before its own. They end with their process (atexit, or the pool worker's
+`Finalize`), and are discarded when one died or was started with other settings.
+
+Two, not one: a submission may need a second jail within a few hundred milliseconds (a stage graded with the
+references of earlier ones ends its jail, which then held them; a timeout ends one), and a single spare, started
+when the first was adopted, was then still starting: bench/jail.py measured ~70 ms a submission waited for it.
 """
 
 from __future__ import annotations
 
 import atexit
+import collections
 import os
 import queue
 import threading
@@ -79,45 +84,63 @@ def _starter() -> queue.SimpleQueue[_Spare]:
     return _starters[os.getpid()]
 
 
-_spare: dict[int, _Spare] = {}  # by process: a forked process never adopts its parent's
-_exits: set[int] = set()
+KEEP = 2  # spares a grading process keeps started
+_spares: dict[int, collections.deque[_Spare]] = {}  # by process, oldest first: a forked process never adopts its
+_exits: set[int] = set()  # parent's
+
+
+def _mine() -> collections.deque[_Spare]:
+    return _spares.setdefault(os.getpid(), collections.deque())
 
 
 def prestart(layout: cgroups.Layout, settings: Settings, memory_mb: int) -> None:
-    """Start this process's next spare jail in the starter thread, unless one is already there."""
-    if os.getpid() not in _spare:
-        _spare[os.getpid()] = _Spare(layout, settings, memory_mb)
-        if os.getpid() not in _exits:  # a process that ends normally takes its spare with it
-            _exits.add(os.getpid())
-            atexit.register(discard_spare)
+    """Start spare jails in the starter thread (one after the other) until this process has KEEP of them."""
+    spares = _mine()
+    while len(spares) < KEEP:
+        spares.append(_Spare(layout, settings, memory_mb))
+    if os.getpid() not in _exits:  # a process that ends normally takes its spares with it
+        _exits.add(os.getpid())
+        atexit.register(discard_spare)
 
 
 def adopt(settings: Settings) -> Box | None:
-    """The spare of this process, if it was started with these settings and is still running."""
-    kept = _spare.pop(os.getpid(), None)
+    """The oldest spare of this process, if it was started with these settings and is still running.
+
+    One that died or has other settings is ended here; the caller starts a jail of its own.
+    """
+    spares = _mine()
+    kept = spares.popleft() if spares else None
     box = kept.take() if kept is not None else None
     if box is None or kept is None:
         return None
     if kept.settings == settings and box.proc.poll() is None:
         return box
-    discard_spare(box)
+    _end(box)
     return None
 
 
-def spare_uid() -> int | None:
-    """The uid of this process's spare jail, once started (None without one, or as a non-root grader)."""
-    kept = _spare.get(os.getpid())
-    box = kept.take() if kept is not None else None
-    return box.uid if box is not None else None
+def spare_uids() -> set[int]:
+    """The uids of this process's spare jails, once started (none as a non-root grader)."""
+    boxes = [kept.take() for kept in list(_mine())]
+    return {box.uid for box in boxes if box is not None and box.uid is not None}
 
 
-def discard_spare(box: Box | None = None) -> None:
-    """End this process's spare jail (a batch's workers, when they are done), and delete its staging folder."""
-    if box is None:
-        kept = _spare.pop(os.getpid(), None)
-        box = kept.take() if kept is not None else None
-    if box is not None:
-        try:
-            box.kill()
-        finally:
-            staging.remove(box.staging)
+def discard_spare() -> None:
+    """End this process's spare jails (a batch's workers, when they are done), and delete their staging folders."""
+    spares, failed = _mine(), None
+    while spares:
+        try:  # each one, whatever happened to the one before
+            box = spares.popleft().take()
+            if box is not None:
+                _end(box)
+        except BaseException as e:  # noqa: BLE001 - raised once every spare is ended
+            failed = failed or e
+    if failed is not None:
+        raise failed
+
+
+def _end(box: Box) -> None:
+    try:
+        box.kill()
+    finally:
+        staging.remove(box.staging)
