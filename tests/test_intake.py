@@ -303,6 +303,24 @@ def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_o
         assert rows2["bob~1"].points == rows["bob~1"].points and rows2["bob.zip"].points < rows["bob.zip"].points
 
 
+def test_a_batch_says_which_names_entries_share_and_which_earlier_rows_they_leave(mini: Course,
+                                                                                   tmp_path: Path) -> None:
+    """Red team round 24: where two entries share a name, neither keeps it, so the LMS import has no score under the
+    plain name, and a row of that name from an earlier batch stays as it was: the batch said neither."""
+    subs, db = tmp_path / "subs", str(tmp_path / "gb.sqlite")
+    folder(subs, "alice", student(GOOD))
+    make_zip(subs / "Kate.zip", [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
+    first = run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)
+    assert first.returncode == 0 and "share the name" not in first.stdout, first.stdout + first.stderr
+    folder(subs, "\u212aate", student(GOOD))  # the Kelvin sign: `Kate` once made printable
+    again = run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)
+    assert again.returncode == 0, again.stderr
+    assert "note: 2 entries share the name Kate, so each is graded under a name of its own (Kate.zip, Kate~1) and " \
+           "no row is called Kate: an LMS import has no score for Kate." in " ".join(again.stdout.split())
+    assert "the gradebook's row Kate, from an earlier batch, is not regraded now" in again.stdout
+    assert "alice" not in again.stdout.split("note:", 1)[1]  # names alone are not listed
+
+
 def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:
     """Red team round 8: a skipped entry's name and a learner graded alone reached the terminal as they were (escape
     sequences that rewrite the grader's own lines; a name that is not UTF-8 stopped the batch), and bidi overrides

@@ -56,6 +56,8 @@ class Summary(Record):
     skipped: int = 0  # already in the gradebook with the same content and course state
     stale: int = 0  # regraded because the course changed since they were graded
     not_submissions: list[str] = field(default_factory=list)  # entries of the folder that are not submissions
+    shared: dict[str, list[str]] = field(default_factory=dict)  # regrade.Plan's: names two entries share
+    left: list[str] = field(default_factory=list)  # ... that the gradebook has a row for from an earlier batch
     graded: int = 0
     rejected: int = 0
     errors: int = 0
@@ -171,7 +173,8 @@ def run(course: Course, folder: Path, book: Gradebook, options: BatchOptions,
     book.set_setting("last_state", plan.state.key)  # what the cohort report is of
     if not plan.single:
         book.set_setting("submissions", str(folder.resolve()))  # the cohort's folder, wherever later commands run
-    summary = Summary(total=plan.total, skipped=plan.current, stale=plan.stale, not_submissions=plan.skipped)
+    summary = Summary(total=plan.total, skipped=plan.current, stale=plan.stale, not_submissions=plan.skipped,
+                      shared=plan.shared, left=plan.left)
     refused = [Entry(sub.id, "", "rejected", message=paths.scrub(why, _places(course, sub)))
                for sub, why in plan.refused]  # refused while planning: scrubbed as a grade's are (round 24)
     for done, entry in enumerate(itertools.chain(refused, _results(course, plan.todo, options)), 1):  # as graded

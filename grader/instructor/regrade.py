@@ -143,6 +143,8 @@ class Plan(Record):
     skipped: list[str] = field(default_factory=list)  # entries of the folder that are not submissions
     single: bool = False  # the path was one learner's submission
     refused: list[tuple[submissions.Submission, str]] = field(default_factory=list)  # could not even be read
+    shared: dict[str, list[str]] = field(default_factory=dict)  # a name two entries share -> the ids they got
+    left: list[str] = field(default_factory=list)  # such names the gradebook has a row for, from an earlier batch
 
 
 def looks_like_one(path: Path, declared: list[str]) -> bool:
@@ -198,6 +200,20 @@ def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission
     return subs, sorted(intake.printable(s.path.name) for s in found if s not in subs), False
 
 
+def shared_names(subs: list[submissions.Submission]) -> dict[str, list[str]]:
+    """Names two or more entries of the folder share (`bob/` and `bob.zip`) -> the ids `discover` gave them instead.
+
+    No row then has the plain name the LMS knows the learner by; the batch says so (red team round 24), so the
+    instructor renames the entry that is not that learner's rather than finding a missing grade in the LMS later.
+    """
+    shared: dict[str, list[str]] = {}
+    for sub in subs:
+        plain = intake.printable(sub.path.stem if sub.kind == "zip" else sub.path.name)
+        if sub.id != plain:
+            shared.setdefault(plain, []).append(sub.id)
+    return shared
+
+
 def _not_another_cohort(path: Path, cohort: str | None, subs: list[submissions.Submission], book: Gradebook,
                         single: bool, force: bool) -> None:
     """Refuse to read a folder other than the gradebook's cohort as submissions that would replace its rows.
@@ -237,6 +253,9 @@ def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = 
                              (f"; did you mean '{near[0]}'?" if near else f" ({len(ids)} submissions there)"))
     chosen = [s for s in subs if not only or s.id in only]
     out = Plan(state, total=len(chosen), skipped=skipped, single=single)
+    if not single:
+        out.shared = shared_names(subs)
+        out.left = sorted(set(out.shared) & book.ids())
     known = book.known()
     for sub in chosen:
         try:
