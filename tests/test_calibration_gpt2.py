@@ -158,7 +158,7 @@ def torch_impls() -> dict[str, Callable[..., Any]]:
     def t(v: Any) -> Any:
         if isinstance(v, dict):
             return {k: t(a) for k, a in v.items()}
-        return torch.from_numpy(np.ascontiguousarray(v)) if isinstance(v, np.ndarray) else v
+        return torch.from_numpy(np.array(v)) if isinstance(v, np.ndarray) else v
 
     def ln(x: Any, w: Any, b: Any) -> Any:
         return functional.layer_norm(x, (x.shape[-1],), w, b, EPS)

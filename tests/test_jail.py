@@ -1146,6 +1146,34 @@ def test_no_job_can_change_the_fixture_inputs_later_jails_read(mini):
 
 
 @needs_jail
+def test_a_call_that_writes_its_inputs_changes_only_its_own_pages(mini):
+    """Inputs reach a call as private copy-on-write mappings of the sealed copies (no copy made up front): each is a
+    plain writeable ndarray; writing it, or the mapping under it, changes that call's pages only, never the copy
+    other calls and jails read."""
+    text = ("import mmap\n\nimport numpy as np\n\n\ndef run_double(x):\n"
+            "    assert type(x) is np.ndarray and x.flags.writeable, type(x)\n"
+            "    out = 2 * x\n"
+            "    x[...] = 7\n"
+            "    m = x\n"
+            "    while m is not None and not isinstance(m, mmap.mmap):\n"
+            "        m = getattr(m, 'base', None)\n"
+            "    if m is not None:\n"
+            "        m[:] = b'\\0' * len(m)\n"
+            "        m.flush()\n"
+            "        print('mapping written')\n"
+            "    return out\n")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    from grader.run.jail import staging
+
+    if staging._shared:  # root: the sealed copies (else each job's own .npy files)
+        assert "mapping written" in outcomes[0].output, outcomes[0].output
+    for (path, *_), fd in staging._shared.items():  # each copy holds its file's bytes still
+        assert os.pread(fd, os.path.getsize(path) + 1, 0) == Path(path).read_bytes(), path
+    assert in_jail(mini, CORRECT)[0] == [P, P, P]  # the next jail, on the same copies
+
+
+@needs_jail
 def test_the_public_pass_s_jail_goes_on_into_the_hidden_pass_only_with_its_resident_alone(mini, monkeypatch):
     """`Jail.settle`, between a submission's passes: while a job runs (a worker, the learner's processes) the jail is
     not idle; after it, the resident has killed what it left, and the jail is kept; a jail in which anything else

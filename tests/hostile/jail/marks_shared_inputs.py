@@ -1,6 +1,8 @@
 """Leave a message on the fixture inputs' descriptors for a learner graded later by the same batch worker (red team
 round 16): extended attributes and times of the inode, and the offset, status flags and signal of the open file
-description, which every job was handed as it was. MODE "mark" leaves them; "read" prints what it finds."""
+description, which every job was handed as it was. MODE "mark" leaves them; "read" prints what it finds on the
+descriptors the job was handed (the lowest of those open on each copy: loading an input as a copy-on-write mapping
+opens one more of this call's own, whose offset is where np.load's header ended)."""
 import fcntl
 import os
 
@@ -8,7 +10,8 @@ MODE = "@@MODE@@"
 
 
 def run_double(x):
-    for fd in os.listdir("/proc/self/fd"):
+    handed = {}
+    for fd in sorted(os.listdir("/proc/self/fd"), key=int):
         try:
             target = os.readlink(f"/proc/self/fd/{fd}")
         except OSError:
@@ -16,6 +19,8 @@ def run_double(x):
         if not target.startswith("/memfd:input"):
             continue
         n = int(fd)
+        if MODE == "read" and handed.setdefault(os.fstat(n).st_ino, n) != n:
+            continue  # one this call opened
         if MODE == "mark":
             ways = {"xattr": lambda: os.setxattr(n, "user.msg", b"answer"),
                     "times": lambda: os.utime(n, (123456789, 123456789)),
