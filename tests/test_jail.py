@@ -169,6 +169,8 @@ def test_gelu_passes_through_the_jail(tmp_path, quiet_tmp):
     assert judge(course, "gelu", source, outcomes) == [P] * len(calls), [o.message for o in outcomes]
     assert all(o.modules == ["student", "student.gelu"] for o in outcomes)
     assert "bubblewrap" in note and "no network" in note, note
+    if os.geteuid() == 0:  # red team round 25: the uid told which jail ran a case (whether a hidden call ended one)
+        assert str(j.stats[0]["uid"]) not in note and "a fresh uid outside for each jail" in note, note
     assert [s["emptied"] for s in j.stats] == [True] and list(quiet_tmp.iterdir()) == []
 
 

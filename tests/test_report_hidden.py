@@ -112,10 +112,11 @@ def test_hidden_cases_still_show_their_verdict_and_named_mistake() -> None:
 
 def test_redacted_keeps_only_what_the_policy_names() -> None:
     """A field added to CaseResult later is dropped from hidden cases unless the policy is changed to keep it."""
-    keep = {"stage", "function", "status", "weight", "points", "max_points", "hidden", "hidden_number", "atol",
-            "rtol", "diagnosis", "diagnosis_hint"}
+    keep = {"stage", "function", "status", "weight", "points", "max_points", "hidden", "hidden_number", "sealed",
+            "atol", "rtol", "diagnosis", "diagnosis_hint"}
     default = CaseResult("s", "c", "f", Status.FAIL)
-    filled = CaseResult("s", "c", "f", Status.FAIL, hidden=True, hidden_number=3, comparisons=[Comparison(ok=False)],
+    filled = CaseResult("s", "c", "f", Status.FAIL, hidden=True, hidden_number=3, sealed=True,
+                        comparisons=[Comparison(ok=False)],
                         message="m", notes=["n"], stdout="o", stderr="e", stdout_cut_lines=1, stderr_cut_lines=1,
                         returned="list", seconds=1.0, weight=2.0, points=1.0, diagnosis="d", diagnosis_hint="h",
                         raised_in="student/x.py:f", where="student/x.py:1  loop", isolation="jail")
@@ -130,5 +131,12 @@ def test_redacted_keeps_only_what_the_policy_names() -> None:
         assert getattr(shown, f) == expected, f
     record = redacted(records.replace(filled, status=Status.TIMEOUT), for_instructor=True)
     assert (record.case, record.status, record.message) == ("c", Status.TIMEOUT, "")  # the gradebook's: id, status
-    public = records.replace(filled, hidden=False)
+    public = records.replace(filled, hidden=False, sealed=False)
     assert redacted(public) is public
+    # red team round 26: a public case graded with references after the hidden cases is shown as its verdict only,
+    # under its own name; the instructor's records keep it whole
+    sealed = records.replace(filled, hidden=False, status=Status.EXCEPTION)
+    assert redacted(sealed, for_instructor=True) is sealed
+    shown = redacted(sealed)
+    assert (shown.case, shown.status, shown.message, shown.stdout, shown.comparisons, shown.sealed) == (
+        "c", Status.FAIL, "", "", [], True)

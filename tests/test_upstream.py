@@ -187,6 +187,49 @@ def test_a_mistake_only_hidden_cases_catch_upstream_costs_only_its_own_stage(min
     assert wrong.report.stages[1].upstream.policy == "own"  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("policy", ["reference", "own"])
+def test_no_job_of_the_learner_s_own_code_runs_after_one_that_held_references(mini: Course, tmp_path: Path,
+                                                                              policy: str, monkeypatch) -> None:
+    """Red team round 26: a stage graded with the reference of a failing earlier stage left that reference behind as
+    page-cache residency of never-read /usr files (every jail shares the host's page cache), and the failing stage's
+    own code read it back in the hidden pass: its hidden cases passed with the reference (a false pass), and a later
+    public case printed it. The runs with references now come last, after every job of the learner's own code and
+    after every hidden case, and what they show of a public case is its verdict alone."""
+    from grader.instructor.upstream import REFERENCES
+    from grader.run.jail.box import Jail
+
+    course = _own(mini) if policy == "own" else mini
+    one_d = "def run_double(x):\n    return 2 * x if x.ndim > 1 else x\n"
+    subs = tmp_path / "subs"
+    folder(subs, "upstream", student({**GOOD, "combine": CALLS_DOUBLE, "double": PLUS_TWO}))
+    folder(subs, "hidden_only", student({**GOOD, "combine": CALLS_DOUBLE, "double": one_d}))
+    ran: list[tuple[bool, bool, bool]] = []  # (references, hidden, public) of each run, in order
+    real_run = Jail.run
+
+    def run(self: Jail, calls, *args, **kwargs):  # type: ignore[no-untyped-def]
+        hidden = {k.id for s in course.stages for k in s.cases if k.hidden}
+        ran.append((self.root.name.startswith(REFERENCES), any(c.case in hidden for c in calls),
+                    any(c.case not in hidden for c in calls)))
+        return real_run(self, calls, *args, **kwargs)
+
+    monkeypatch.setattr(Jail, "run", run)
+    for name in ("upstream", "hidden_only"):
+        ran.clear()
+        entry = _grade(course, subs, name)
+        assert entry.report is not None and any(refs for refs, _, _ in ran), (name, ran)
+        first = next(i for i, (refs, _, _) in enumerate(ran) if refs)
+        assert all(refs for refs, _, _ in ran[first:]), (name, ran)  # nothing of the learner's own after
+        shown = [i for i, (refs, _, public) in enumerate(ran) if public and not refs]
+        assert max(shown) < min(i for i, (_, hidden, _) in enumerate(ran) if hidden), (name, ran)
+        combine = entry.report.stages[1]
+        if policy == "reference":  # graded with the reference double: its public cases shown as verdicts
+            assert combine.passed and all(c.sealed for c in combine.cases if not c.hidden), name
+            said = text.render(entry.report)
+            assert "its verdict only" in said and "Traceback" not in said, said
+        else:  # graded on the learner's own double; the run with the reference only tells the note
+            assert not any(c.sealed for c in combine.cases)
+
+
 def _in_phase(phases: object, log: Path, kind: str, name: str, hold: float) -> None:
     with log.open("a") as out:
         out.write(f"{name} trying\n")
@@ -369,11 +412,10 @@ def test_a_stage_graded_with_references_runs_in_the_submission_s_own_jail(
     entry = _grade(mini, subs, "upstream")
     spare.discard_spare()
     assert entry.report is not None and entry.report.stages[1].passed
-    assert len(jails) == 1 and jails[0] is not None  # combine (public cases only), in the running jail
-    # double's public pass, then combine's with the reference double, ended with it; double's hidden pass in a
-    # spare started meanwhile: two jails ran jobs; the rest are the spares kept for what comes next. A jail of its
-    # own for combine made three.
-    assert [b.jobs > 0 for b in started] == [True, True] + [False] * spare.KEEP, [b.jobs for b in started]
+    assert len(jails) == 1 and jails[0] is not None  # combine (its public and hidden cases), in the running jail
+    # double's public pass, its hidden pass, then combine's with the reference double (last: red team round 26), all
+    # in one jail, which ends with the references; the rest are the spares kept for what comes next
+    assert [b.jobs > 0 for b in started] == [True] + [False] * spare.KEEP, [b.jobs for b in started]
 
 
 STASHES = ("import pathlib\n\nfrom student.double import run_double\n\n\n"  # the reference double it is graded

@@ -21,14 +21,17 @@ stand-ins (the forked child's --isolate). A stage graded with references runs in
 swapped into the submission's jail, holding, in place of each earlier stage's learner file, that stage's reference.py
 (with the learner's function names bound to the reference's, and the course's common/ modules it imports beside
 it), and the jail ends when the copy leaves it: `with_references`, `Jail.files_of`.
-With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. Each stage is
-graded in the submission's jail: every stage's public cases first, then every stage's hidden cases (in the same jail
-once only its resident is left in it), so nothing a hidden call saw can be shown under any public case
-(docs/jail.md). Stand-ins are therefore first chosen from the earlier stages' public verdicts; under "reference", a
-stage that fails a public case while an earlier stage it imports could still fail a hidden case is also graded, in
-the public pass, with that stage's reference standing in (the hedge), and when the earlier stage's hidden cases do
-fail, the better of the two runs counts and its stand-ins grade the stage's hidden cases too (red team round 7: a
-mistake only an earlier stage's hidden cases caught cost the next stage its points).
+With --unsandboxed (trusted submissions) the forked graded child stands the references in as before. The
+submission's jobs run in three passes, in its jail: the learner's own code on every stage's public cases, then on
+their hidden cases (in the same jail once only its resident is left in it), then every run with references, each
+stage's public and hidden cases together. So nothing a hidden call saw can be shown under a public case shown in
+full, and nothing of the learner's own code runs after a job that held references, whatever state the kernel keeps
+across jails (docs/jail.md: red team round 26 carried a reference in the host's page cache). A stage an earlier
+stage it depends on does not pass is graded in the last pass (under "reference"), its stand-ins chosen from the earlier
+stages' whole verdicts, and what it shows of its public cases is their verdicts (`CaseResult.sealed`). Under
+"reference", a stage graded on the learner's own code that fails while an earlier stage it imports failed only its
+hidden cases is graded once more with that stage's reference, and the better run counts (red team round 7: a mistake
+only an earlier stage's hidden cases caught cost the next stage its points).
 """
 
 from __future__ import annotations
@@ -95,53 +98,58 @@ def grade_stages(course: Course, root: Path, settings: Settings) -> Report:
 
 
 class _Plan(Record):
-    """What a stage's public pass decided, which its hidden pass keeps."""
+    """What a stage's public pass decided, which its later passes keep."""
 
     stage: Stage
     deps: list[str]
     references: bool
     stand_in: frozenset[str] | None  # the earlier stages whose references stand in (None: the learner's own)
-    retry: frozenset[str] | None  # "own" policy, failing: graded again with these stages' references
     left: float  # seconds of the stage's budget its public pass left
     uses: set[str]  # the learner's modules the stage's file reaches (an earlier stage it never imports is no cause)
-    with_references: bool | None = None
-    hedge: StageResult | None = None  # "reference", failing: the public cases with `hedge_in` standing in as well
-    hedge_in: frozenset[str] = frozenset()  # stand_in and the earlier stages that pass but have hidden cases to run
+    with_references: bool | None = None  # "own" policy, failing: whether it passes with the references in place
+    deferred: bool = False  # graded with references, after every job of the learner's own code (`_references`)
 
 
 def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report:
-    """Every stage's public cases, then every stage's hidden cases, in the submission's jail.
+    """The learner's own code on every stage's public cases, then on their hidden cases, then the references' runs.
 
     No public case runs after any hidden case of the submission, so nothing a hidden call saw (its inputs) can reach
     what is shown of a public case, whatever state the kernel keeps across jails (red team round 6: memfd inode
-    numbers and the page cache carried a hidden input to the next stage's public output). The hidden pass goes on in
-    the public pass's jail once only its resident is left in it (`Jail.settle`), else in a new one.
+    numbers and the page cache carried a hidden input to the next stage's public output). No job of the learner's
+    own code runs after a job that held references: red team round 26 carried a reference, as page-cache residency
+    of never-read files under /usr that every jail shares, from a stage graded with it to the learner's own hidden
+    cases of the stage it solves (a false pass), and to a later public case's output. The runs with references come
+    last, after the hidden cases: what they show is a verdict per case, as for a hidden case (`CaseResult.sealed`).
+    The hidden pass goes on in the public pass's jail once only its resident is left in it (`Jail.settle`).
     """
     wanted = set(settings.stages)  # in course order, each once: the order a stage's plan depends on
     stages = [stage for stage in course.stages if not wanted or stage.id in wanted]
     passed: dict[str, bool] = {}
     looping: dict[str, str] = {}
     plans, results = [], []
-    hidden = any(c.hidden for stage in stages for c in stage.cases)
     with phases.during(settings.phases, "public"):
         try:
             for stage in stages:
                 plan, result = _public(course, stage, root, settings, box, passed, looping)
                 plans.append(plan)
                 results.append(result)
-                passed[stage.id] = result.passed
-                looping.update(loops.stuck(result))
+                if not plan.deferred:
+                    passed[stage.id] = result.passed
+                    looping.update(loops.stuck(result))
         except BaseException:
             box.close()
             raise
+        later = any(c.hidden for stage in stages for c in stage.cases) or any(p.references for p in plans)
         # Settled inside its phase: a process of the public pass still running could meet another's hidden call
-        if hidden:
+        if later:
             box.settle()
         else:
             box.close()
-    with phases.during(settings.phases if hidden else None, "hidden"):
+    # The references' runs count as hidden: they follow the hidden cases, and what they show is a verdict per case
+    with phases.during(settings.phases if later else None, "hidden"):
         try:
             _hidden_passes(course, root, settings, box, plans, results, passed, looping)
+            _references(course, root, settings, box, plans, results, passed, looping)
         finally:  # the jail ends before the phase is left (red team round 12)
             box.close()
     for plan, result in zip(plans, results, strict=True):
@@ -149,20 +157,9 @@ def _stages(course: Course, root: Path, settings: Settings, box: Jail) -> Report
     return Report(course=course.title, stages=results, notes=[UNJAILED] if box.unsandboxed else [])
 
 
-def _hidden_passes(course: Course, root: Path, settings: Settings, box: Jail, plans: list[_Plan],
-                   results: list[StageResult], passed: dict[str, bool], looping: dict[str, str]) -> None:
-    for i, plan in enumerate(plans):
-        results[i] = _hedged(plan, results[i], passed)
-        passed[plan.stage.id] = results[i].passed
-        if any(c.hidden for c in plan.stage.cases):
-            results[i] = _hidden(course, plan, results[i], root, settings, box, looping)
-            passed[plan.stage.id] = results[i].passed
-            looping.update(loops.stuck(results[i]))
-
-
 def _public(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, passed: dict[str, bool],
             looping: dict[str, str]) -> tuple[_Plan, StageResult]:
-    """A stage's public cases, with references standing in where the policy and the earlier stages say."""
+    """A stage's public cases with the learner's own code, or, where references must stand in, nothing yet."""
     started = time.monotonic()
     deadline = started + settings.budget
     deps = earlier(course, stage)
@@ -171,52 +168,70 @@ def _public(course: Course, stage: Stage, root: Path, settings: Settings, box: J
     # graded on their own code, which may use more of those files than the declared functions (red team round 4)
     # ... and then only for those: a passing earlier stage stays the learner's own (red team round 5)
     not_passing = frozenset(d for d in deps if passed.get(d) is not True)
-    stand_in = not_passing if (settings.policy or course.upstream) == "reference" and references and not_passing \
-        else None
-    result = _grade(course, stage, root, settings, box, deadline, looping, stand_in, hidden=False)
     uses = loops.reachable(root, stage.module) if deps else set()
-    failing = any(passed.get(d) is False and course.stage(d).module in uses for d in deps)
-    retry = not_passing if stand_in is None and failing and not result.passed and references else None
-    plan = _Plan(stage, deps, references, stand_in, retry, 0.0, uses)
-    if retry is not None and time.monotonic() < deadline:
-        plan.with_references = _grade(course, stage, root, settings, box, deadline, looping, retry,
-                                      hidden=False).passed
-    # The hedge: earlier stages that pass their public cases, are imported, and have hidden cases still to run
-    undecided = frozenset(d for d in deps if passed.get(d) is True and course.stage(d).module in uses
-                          and any(c.hidden for c in course.stage(d).cases))
-    if (settings.policy or course.upstream) == "reference" and references and undecided and not result.passed \
-            and time.monotonic() < deadline:
-        plan.hedge_in = (stand_in or frozenset()) | undecided
-        plan.hedge = _grade(course, stage, root, settings, box, deadline, looping, plan.hedge_in, hidden=False)
-    plan.left = deadline - time.monotonic()
+    if (settings.policy or course.upstream) == "reference" and references and not_passing:
+        plan = _Plan(stage, deps, references, not_passing, settings.budget, uses, deferred=True)
+        return plan, StageResult(stage=stage.id, title=stage.title, cases=[], max_points=stage.points)
+    result = _grade(course, stage, root, settings, box, deadline, looping, None, hidden=False)
+    plan = _Plan(stage, deps, references, None, deadline - time.monotonic(), uses)
     return plan, result
 
 
-def _hedged(plan: _Plan, public: StageResult, passed: dict[str, bool]) -> StageResult:
-    """The stage's public result once its earlier stages' hidden cases are graded: the hedge's where it counts.
+def _hidden_passes(course: Course, root: Path, settings: Settings, box: Jail, plans: list[_Plan],
+                   results: list[StageResult], passed: dict[str, bool], looping: dict[str, str]) -> None:
+    """Every stage graded on the learner's own code: its hidden cases, in what is left of its budget."""
+    for i, plan in enumerate(plans):
+        if plan.deferred or not any(c.hidden for c in plan.stage.cases):
+            continue
+        deadline = time.monotonic() + max(0.0, plan.left)
+        hidden = _grade(course, plan.stage, root, settings, box, deadline, looping, None, hidden=True)
+        public = results[i]
+        results[i] = grade.merged(plan.stage, public, hidden) if any(not c.hidden for c in plan.stage.cases) \
+            else hidden
+        plan.left = deadline - time.monotonic()
+        passed[plan.stage.id] = results[i].passed
+        looping.update(loops.stuck(results[i]))
 
-    It counts when an earlier stage it stood in for now fails (a mistake only its hidden cases catch) and it earned
-    more than the learner's own: the references are there so an upstream mistake costs only its own stage. Its
-    stand-ins then grade the stage's hidden cases too.
+
+def _references(course: Course, root: Path, settings: Settings, box: Jail, plans: list[_Plan],
+                results: list[StageResult], passed: dict[str, bool], looping: dict[str, str]) -> None:
+    """The runs with references, last, in course order: each stage's public and hidden cases in one run.
+
+    "reference": a stage an earlier one it depends on does not pass is graded with the references of those that do
+    not (decided now, from every earlier stage's whole verdict); a stage graded on the learner's own code that fails
+    while an earlier stage it imports failed only its hidden cases is graded once more so, and the better run counts
+    (red team round 7: a mistake only an earlier stage's hidden cases caught cost the next stage its points). "own":
+    a failing stage whose imported earlier stage fails is graded once more, for the note only.
     """
-    if plan.hedge is None or not any(passed.get(d) is False for d in plan.hedge_in - (plan.stand_in or frozenset())):
-        return public
-    if plan.hedge.points <= public.points:
-        return public
-    plan.stand_in, plan.retry, plan.with_references = plan.hedge_in, None, None
-    return plan.hedge
+    policy = settings.policy or course.upstream
+    for i, plan in enumerate(plans):
+        if not plan.references:
+            continue
+        not_passing = frozenset(d for d in plan.deps if passed.get(d) is not True)
+        failing = any(passed.get(d) is False and course.stage(d).module in plan.uses for d in plan.deps)
+        if plan.deferred:
+            plan.stand_in = not_passing or plan.stand_in
+            results[i] = _sealed(_grade(course, plan.stage, root, settings, box, time.monotonic() + settings.budget,
+                                        looping, plan.stand_in, hidden=None))
+        elif results[i].passed or not failing or not not_passing or plan.left <= 0:
+            continue
+        elif policy == "reference":
+            again = _grade(course, plan.stage, root, settings, box, time.monotonic() + plan.left, looping,
+                           not_passing, hidden=None)
+            if again.points > results[i].points:
+                plan.stand_in, results[i] = not_passing, _sealed(again)
+        else:
+            plan.with_references = _grade(course, plan.stage, root, settings, box, time.monotonic() + plan.left,
+                                          looping, not_passing, hidden=None).passed
+        passed[plan.stage.id] = results[i].passed
+        looping.update(loops.stuck(results[i]))
 
 
-def _hidden(course: Course, plan: _Plan, public: StageResult, root: Path, settings: Settings, box: Jail,
-            looping: dict[str, str]) -> StageResult:
-    """The stage's hidden cases, graded as its public pass decided, in what is left of its budget."""
-    deadline = time.monotonic() + max(0.0, plan.left)
-    hidden = _grade(course, plan.stage, root, settings, box, deadline, looping, plan.stand_in, hidden=True)
-    if plan.with_references and time.monotonic() < deadline:
-        assert plan.retry is not None
-        plan.with_references = _grade(course, plan.stage, root, settings, box, deadline, looping, plan.retry,
-                                      hidden=True).passed
-    return grade.merged(plan.stage, public, hidden) if any(not c.hidden for c in plan.stage.cases) else hidden
+def _sealed(result: StageResult) -> StageResult:
+    """A run with references, after the hidden cases: each of its public cases is shown as a verdict only."""
+    for case in result.cases:
+        case.sealed = not case.hidden
+    return result
 
 
 def _say_upstream(course: Course, plan: _Plan, result: StageResult, passed: dict[str, bool], policy: str) -> None:
@@ -237,13 +252,13 @@ def _say_upstream(course: Course, plan: _Plan, result: StageResult, passed: dict
 
 
 def _grade(course: Course, stage: Stage, root: Path, settings: Settings, box: Jail, deadline: float,
-           looping: dict[str, str], references: frozenset[str] | None, hidden: bool) -> StageResult:
-    """One pass of a stage graded for marks: its public cases, or its hidden ones (`hidden`).
+           looping: dict[str, str], references: frozenset[str] | None, hidden: bool | None) -> StageResult:
+    """One pass of a stage graded for marks: its public cases, its hidden ones (`hidden`), or both (None).
 
     `references`: the earlier stages whose references stand in (None: none).
     """
     isolate = references is not None
-    options = grade.Options(root=root, hidden=hidden, public=not hidden, graded=True, isolate=isolate,
+    options = grade.Options(root=root, hidden=hidden is not False, public=not hidden, graded=True, isolate=isolate,
                             isolate_only=references, looping=dict(looping),
                             jail=box, unsandboxed=box.unsandboxed, cancel=lambda: time.monotonic() > deadline,
                             source=settings.source(stage) if settings.source else None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from grader.records import Record, field
-from grader.results import CaseResult, Comparison, Mismatch, StageResult, Status, summary_of
+from grader.results import SEALED, CaseResult, Comparison, Mismatch, StageResult, Status, summary_of
 
 MARK = {"pass": "PASS", "fail": "FAIL", "not_started": "TODO", "error": "ERR "}
 COLOURS = {"pass": "32", "fail": "31", "not_started": "33", "error": "35", "dim": "2", "bold": "1"}
@@ -95,9 +95,10 @@ def summary(case: CaseResult, style: Style, same_as: str | None = None, mistake:
     """
     cat = case.status.category
     named = f" · {case.diagnosis}" if case.diagnosis and mistake else ""
-    if case.hidden:
+    if case.verdict_only:
         what = {Status.PASS: "passes", Status.FAIL: "does not match"}.get(case.status, label(case))
-        return style(what, "dim" if case.passed else cat) + named + style(" (hidden case)", "dim")
+        why = " (hidden case)" if case.hidden else f" ({SEALED})"
+        return style(what, "dim" if case.passed else cat) + named + style(why, "dim")
     if case.status is Status.PASS:
         c = summary_of(case.comparisons)
         used = f"uses {100 * (c.headroom or 0):.2g}% of the tolerance" if c and c.headroom is not None else ""
@@ -148,7 +149,7 @@ def detail(case: CaseResult, same_frames: str | None = None) -> Detail:
     For an error: its traceback (key), or `same_frames`: the earlier case whose traceback this one repeats.
     """
     out = Detail()
-    if case.hidden or case.status is Status.PASS:
+    if case.verdict_only or case.status is Status.PASS:
         return out
     if case.status is Status.FAIL:
         failing = [c for c in case.comparisons if not c.ok]

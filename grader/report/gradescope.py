@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 from grader.report import text
-from grader.results import CaseResult, Report, Status, redacted, shown_report
+from grader.results import SEALED, CaseResult, Report, Status, redacted, shown_report
 
 LABEL = {Status.TODO: "not started", Status.SKIPPED: "not run", Status.PASS: "passed", Status.FAIL: "failed"}
 
@@ -29,12 +29,13 @@ def _points(x: float) -> float:
 def case_feedback(case: CaseResult) -> str:
     """What a learner may read about one case: full detail for a public case, status and mistake for a hidden one."""
     case = redacted(case)
-    if not case.hidden:
+    if not case.verdict_only:
         return "\n".join(text.case_report(case))
-    lines = [f"{case.case} (a hidden check): {LABEL.get(case.status, case.status.value.replace('_', ' '))}"]
+    what = "a hidden check" if case.hidden else SEALED
+    lines = [f"{case.case} ({what}): {LABEL.get(case.status, case.status.value.replace('_', ' '))}"]
     if case.diagnosis:
         lines.append(f"Known mistake: {case.diagnosis}. {case.diagnosis_hint or ''}".rstrip())
-    if not case.passed:
+    if not case.passed and case.hidden:
         lines.append("Its inputs are not shown; the public checks of this stage show what is expected.")
     return "\n".join(lines)
 

@@ -6,7 +6,7 @@ import json
 import math
 from typing import Any
 
-from grader.results import CaseResult, Report, StageResult, redacted, shown_report, to_dict
+from grader.results import SEALED, CaseResult, Report, StageResult, redacted, shown_report, to_dict
 
 
 def _finite(x: Any) -> Any:
@@ -31,8 +31,8 @@ def case_dict(case: CaseResult) -> dict[str, Any]:
         "diagnosis": case.diagnosis, "diagnosis_hint": case.diagnosis_hint, "message": case.message,
         "notes": case.notes, "returned": case.returned, "seconds": round(case.seconds, 6),
     }
-    if case.hidden:  # the wording for a hidden case; what it may show is `redacted`'s to say
-        out["message"] = "" if case.passed else f"{case.status.value} (hidden case)"
+    if case.verdict_only:  # the wording for a hidden (or sealed) case; what it may show is `redacted`'s to say
+        out["message"] = "" if case.passed else f"{case.status.value} ({'hidden case' if case.hidden else SEALED})"
     else:
         out["comparisons"] = to_dict(case.comparisons)
         out["stdout"], out["stderr"] = case.stdout, case.stderr

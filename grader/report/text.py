@@ -182,8 +182,8 @@ def _stage(stage: StageResult, at: _Layout) -> list[Block]:
 def _cases(cases: list[CaseResult], at: _Layout) -> list[Block]:
     """A line per case (one for a problem every case shares), the first failing case's detail under its line."""
     first = cases[0] if cases else None
-    if first and first.status.category == "error" and not first.hidden and all(
-            c.status is Status.SKIPPED or (c.status is first.status and (c.hidden or c.message == first.message))
+    if first and first.status.category == "error" and not first.verdict_only and all(
+            c.status is Status.SKIPPED or (c.status is first.status and (c.verdict_only or c.message == first.message))
             for c in cases):
         # One syntax error (or crash, or timeout) is one problem, however many cases it stopped.
         skipped = sum(c.status is Status.SKIPPED for c in cases[1:])  # the first is shown: "+8", not "+9" of 9
@@ -193,7 +193,7 @@ def _cases(cases: list[CaseResult], at: _Layout) -> list[Block]:
     # Each case's line names its mistake, unless every failing case has the same one: the verdict names it then.
     mistakes = {c.diagnosis for c in cases if not c.passed}
     named = at.verbose or len(mistakes) != 1 or None in mistakes
-    focus = next((c for c in cases if not c.hidden and c.status not in (Status.PASS, Status.SKIPPED)), None)
+    focus = next((c for c in cases if not c.verdict_only and c.status not in (Status.PASS, Status.SKIPPED)), None)
     return [b for c in cases for b in _case(c, c.case, col, at, focus=c is focus, named=named)]
 
 
@@ -205,7 +205,7 @@ def _case(case: CaseResult, name: str, col: int, at: _Layout, focus: bool, named
     """
     style, block = at.style, at.block
     same = None
-    if case.status.category == "error" and case.message and not case.hidden:
+    if case.status.category == "error" and case.message and not case.verdict_only:
         same = at.messages.setdefault(case.message, case.case)
         same = None if same == case.case else same
     tb = tuple(split_message(case.message).frames) if case.status.category == "error" else ()

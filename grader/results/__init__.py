@@ -92,6 +92,7 @@ class CaseResult(Record):
     max_points: float = 0.0
     hidden: bool = False
     hidden_number: int = 0  # a hidden case's place among its stage's hidden cases in stage.yaml, from 1 (`shown_name`)
+    sealed: bool = False  # a public case graded with references after the hidden cases: shown as its verdict only
     atol: float = 0.0
     rtol: float = 0.0
     comparisons: list[Comparison] = field(default_factory=list)
@@ -111,6 +112,11 @@ class CaseResult(Record):
 
     def __post_init__(self) -> None:
         LIVE[id(self)] = self
+
+    @property
+    def verdict_only(self) -> bool:
+        """Whether a learner sees only this case's verdict and named mistake (`redacted`): hidden, or sealed."""
+        return self.hidden or self.sealed
 
     @property
     def passed(self) -> bool:
@@ -240,6 +246,9 @@ def shown_name(case: CaseResult) -> str:
     return f"hidden {case.hidden_number}" if case.hidden_number else "hidden"
 
 
+SEALED = "graded with the references after your hidden cases: its verdict only"  # a sealed case, in words
+
+
 def redacted(case: CaseResult, for_instructor: bool = False) -> CaseResult:
     """What may be known of a hidden case: pass or fail, points and named mistake; nothing derived from its values.
 
@@ -250,16 +259,19 @@ def redacted(case: CaseResult, for_instructor: bool = False) -> CaseResult:
     FAIL: the status (exception, timeout, exited...) is the submission's to choose, so showing it would tell a
     learner bits of a hidden input, and so would "not run" (a later case of a function that timed out: red team
     round 7 read a hidden input's sign bit from it). Only pass, fail and not started (a stub must say so) remain.
+    A `sealed` public case (graded with references after the submission's hidden cases, whose inputs its output
+    could carry) is shown the same way, under its own name; the instructor's records keep it whole.
     `for_instructor` keeps the status and the id, for the instructor's own records (the gradebook's counts of
     timeouts and crashes, its pass rate per case); learners never see those.
     """
-    if not case.hidden:
+    if not case.hidden and (not case.sealed or for_instructor):
         return case
     keep = for_instructor or case.status in (Status.PASS, Status.TODO)
     return CaseResult(stage=case.stage, case=case.case if for_instructor else shown_name(case),
                       function=case.function, status=case.status if keep else Status.FAIL, weight=case.weight,
-                      points=case.points, max_points=case.max_points, hidden=True, hidden_number=case.hidden_number,
-                      atol=case.atol, rtol=case.rtol, diagnosis=case.diagnosis, diagnosis_hint=case.diagnosis_hint)
+                      points=case.points, max_points=case.max_points, hidden=case.hidden,
+                      hidden_number=case.hidden_number, sealed=case.sealed, atol=case.atol, rtol=case.rtol,
+                      diagnosis=case.diagnosis, diagnosis_hint=case.diagnosis_hint)
 
 
 def without_hidden_values(result: StageResult) -> StageResult:

@@ -109,7 +109,9 @@ class Jail:
         if self.unsandboxed:
             return UNJAILED
         found = runtime(self.settings.packages).packages
-        user = (f"uid {self._uid} outside (a fresh one per jail)" if self._uid is not None
+        # Not the uid itself: which jail ran a case is no learner's to read (red team round 25 told whether a hidden
+        # call had ended its jail from the uid a hidden-only stage's note named)
+        user = ("a fresh uid outside for each jail" if self._uid is not None
                 else f"this grader's uid {os.getuid()} outside")
         return (f"jail: bubblewrap; new user, mount, pid, network, ipc, uts and cgroup namespaces; no network; sees "
                 f"only /usr, Python, {', '.join(found)} (and what they need), the grader's code, a read-only copy of "
