@@ -16,6 +16,8 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_batch import GOOD, folder, make_zip, student
 
 from grader.course import Course
@@ -303,6 +305,30 @@ def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_o
         assert rows2["bob~1"].points == rows["bob~1"].points and rows2["bob.zip"].points < rows["bob.zip"].points
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "a~1", "a~2", "a~1~1", "b"]), st.sampled_from(["", ".zip", ".ZIP"]),
+                          st.booleans()), min_size=1, max_size=6))
+def test_no_submission_takes_another_entry_s_plain_name(entries: list[tuple[str, str, bool]]) -> None:
+    """Red team round 26: `a/` beside `a.zip` was given `a~1`, the plain name (the LMS's) of a learner's `a~1.zip`
+    whose own name `a~1.ZIP` shared. An id is an entry's plain name only for that entry, and only when no other
+    entry shares it."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for stem, suffix, is_dir in entries:
+            path = folder / (stem + suffix)
+            if path.exists():
+                continue
+            path.mkdir() if is_dir else path.write_bytes(b"")
+        subs = submissions.discover(folder)
+        plain = [submissions.plain_name(s.path) for s in subs]
+        assert len({s.id for s in subs}) == len(subs)
+        for sub, mine in zip(subs, plain, strict=True):
+            owners = [other for other, name in zip(subs, plain, strict=True) if name == sub.id]
+            assert owners in ([], [sub]) and (sub.id != mine or plain.count(mine) == 1), (sub, subs)
+
+
 def test_a_batch_says_which_names_entries_share_and_which_earlier_rows_they_leave(mini: Course,
                                                                                    tmp_path: Path) -> None:
     """Red team round 24: where two entries share a name, neither keeps it, so the LMS import has no score under the
@@ -319,6 +345,14 @@ def test_a_batch_says_which_names_entries_share_and_which_earlier_rows_they_leav
            "no row is called Kate: an LMS import has no score for Kate." in " ".join(again.stdout.split())
     assert "the gradebook's row Kate, from an earlier batch, is not regraded now" in again.stdout
     assert "alice" not in again.stdout.split("note:", 1)[1]  # names alone are not listed
+    # red team round 27: a folder `Kate.ZIP` shares `Kate` as a zip does, and a lone folder `carol.zip` is `carol`
+    folder(subs, "Kate.ZIP", student(GOOD))
+    folder(subs, "carol.zip", student(GOOD))
+    third = run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)
+    said = " ".join(third.stdout.split())
+    assert "note: 3 entries share the name Kate, so each is graded under a name of its own (Kate.ZIP, Kate.zip, " \
+           "Kate~1)" in said, said
+    assert "carol" not in said.split("note:", 1)[1], said
 
 
 def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:

@@ -55,11 +55,8 @@ class Submission(Record, frozen=True):
     def kind(self) -> str:
         if self.path.is_symlink():
             return "other"
-        if self.path.is_dir():
-            return "folder"
-        if self.path.suffix.lower() == ".zip" and self.path.is_file():
-            return "zip"
-        return "other"
+        return "folder" if self.path.is_dir() else "zip" if self.path.suffix.lower() == ".zip" and \
+            self.path.is_file() else "other"
 
 
 def discover(folder: Path) -> list[Submission]:
@@ -74,19 +71,21 @@ def discover(folder: Path) -> list[Submission]:
         raise SubmissionError(f"{folder}: not a folder of submissions; pass a folder holding one sub-folder or "
                               ".zip per learner")
     paths = [p for p in sorted(folder.iterdir()) if not p.name.startswith(".")]
-    short = [printable(p.stem if p.suffix.lower() == ".zip" else p.name) for p in paths]
+    short = [plain_name(p) for p in paths]
     idents = [printable(p.name) if short.count(ident) > 1 else ident for p, ident in zip(paths, short, strict=True)]
     shared = {i for i in short if short.count(i) > 1}  # round 24: a Kelvin-sign `Kate/` by `Kate.zip` took `Kate`
     out: list[Submission] = []
-    seen: set[str] = set()
     for path, ident in zip(paths, idents, strict=True):
         unique, n = (f"{ident}~1", 1) if idents.count(ident) > 1 or ident in shared else (ident, 1)
-        while unique in seen or (unique != ident and unique in idents):
-            n += 1
-            unique = f"{ident}~{n}"
-        seen.add(unique)
+        while unique in {s.id for s in out} or (unique != ident and (unique in idents or unique in short)):
+            n, unique = n + 1, f"{ident}~{n + 1}"  # never another entry's plain name (round 26: `a~1`)
         out.append(Submission(unique, path))
     return out
+
+
+def plain_name(path: Path) -> str:
+    """An entry's name without `.zip` (any case, a folder's too), made printable: its id unless another shares it."""
+    return printable(path.stem if path.suffix.lower() == ".zip" else path.name)
 
 
 def named(path: Path) -> str:
@@ -94,7 +93,7 @@ def named(path: Path) -> str:
     try:
         return next(s.id for s in discover(path.parent) if s.path.name == path.name)
     except (OSError, StopIteration, SubmissionError):
-        return printable(path.stem if path.suffix.lower() == ".zip" else path.name)
+        return plain_name(path)
 
 
 def unpack(sub: Submission, dest: Path, flat_ok: bool = False, declared: Sequence[str] = ()) -> list[str]:
