@@ -184,3 +184,17 @@ def test_the_chunked_common_path_gives_the_numbers_of_one_pass(monkeypatch):
     assert whole.ok and chunked.ok
     for field in ("max_abs_error", "max_abs_index", "max_rel_error", "max_rel_index", "headroom"):
         assert getattr(chunked, field) == getattr(whole, field), field
+
+
+def test_what_a_learner_s_keys_and_text_add_to_a_case_is_bounded() -> None:
+    """Red team round 26: 1,024 returned keys of 200 unassigned astral characters each were escaped after the cut
+    (ten characters each) and listed, twice, whole: 4.5 million characters in one case's problem, gigabytes of grader
+    memory, gradebook and feedback for a course. Escaped text is cut after escaping; a key listing names eight."""
+    from grader.run.safetext import MESSAGE_CAP, safe_text
+
+    flood = safe_text("\U000e0080" * 20_000)
+    assert len(flood) == MESSAGE_CAP and flood.startswith("\\U000e0080")
+    keys = {safe_text(chr(0xE01F0 + i) * 200, 200): np.zeros(1) for i in range(1024)}
+    (comparison,) = compare_outputs(keys, {"out": np.zeros(1)}, TOL)
+    assert comparison.problem is not None and len(comparison.problem) < 2_000, len(comparison.problem or "")
+    assert "(1024 in all)" in comparison.problem and "missing ['out']" in comparison.problem

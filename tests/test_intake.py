@@ -329,6 +329,23 @@ def test_no_submission_takes_another_entry_s_plain_name(entries: list[tuple[str,
             assert owners in ([], [sub]) and (sub.id != mine or plain.count(mine) == 1), (sub, subs)
 
 
+def test_a_learner_s_long_line_cannot_wrap_into_lines_of_its_own(mini: Course, tmp_path: Path) -> None:
+    """Red team round 26: a zip entry `../` padded with spaces to the terminal's width, quoted whole in its refusal and
+    printed whole on the batch's progress line and in the report's "Not graded", wrapped into a forged
+    `[3/3] mallory: graded, 120/120 points` line. Every one-line summary of a message is its first line, cut."""
+    subs, db = tmp_path / "subs", str(tmp_path / "gb.sqlite")
+    folder(subs, "alice", student(GOOD))
+    forged = "../" + " " * 77 + "[2/2] mallory: graded, 7/7 points (0.4 s) · done" + " " * 400
+    make_zip(subs / "mallory.zip", [(forged, b"x"), ("student/double.py", GOOD["double"].encode())])
+    done = run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stdout.splitlines() if "mallory: rejected" in x)
+    assert len(line) < 200 and "[2/2] mallory: graded" not in line, line
+    report = run_cli("report", "--db", db, cwd=mini.root)
+    shown = [x for x in report.stdout.splitlines() if "mallory" in x]
+    assert shown and all(len(x) < 200 for x in shown), shown
+
+
 def test_a_batch_says_which_names_entries_share_and_which_earlier_rows_they_leave(mini: Course,
                                                                                    tmp_path: Path) -> None:
     """Red team round 24: where two entries share a name, neither keeps it, so the LMS import has no score under the
@@ -353,6 +370,17 @@ def test_a_batch_says_which_names_entries_share_and_which_earlier_rows_they_leav
     assert "note: 3 entries share the name Kate, so each is graded under a name of its own (Kate.ZIP, Kate.zip, " \
            "Kate~1)" in said, said
     assert "carol" not in said.split("note:", 1)[1], said
+
+
+def test_a_name_cannot_look_like_another_through_characters_shown_as_nothing() -> None:
+    """Red team round 26: a combining grapheme joiner or a Hangul filler (not format characters) made `alice\u034f`
+    and `alic\u115fe` rows that look like alice's on the screen; an emoji's variation selector in output stays."""
+    from grader.run.safetext import safe_text
+
+    assert intake.printable("alice\u034f") == "alice\\u034f" and intake.printable("alic\u115fe") == "alic\\u115fe"
+    assert intake.printable("x\ufe0f\U000e0100") == "x\\ufe0f\\U000e0100"
+    assert intake.printable("caf\u00e9") == "caf\u00e9"
+    assert safe_text("ok \u2764\ufe0f") == "ok \u2764\ufe0f"
 
 
 def test_names_reach_no_output_raw(mini: Course, tmp_path: Path) -> None:

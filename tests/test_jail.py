@@ -562,6 +562,51 @@ def test_the_spare_is_started_beside_the_grading_and_lives_until_it_is_adopted(m
         warm.discard_spare()
 
 
+@needs_jail
+def test_a_jail_s_meminfo_is_its_own_limit_whatever_stage_its_spare_was_started_for(mini):
+    """Red team round 27: a spare started while a stage of 4,096 MiB was graded was adopted two learners later for a
+    stage of 2,048, and its /proc/meminfo (written when it started) said 4,096: set by how the learner before had
+    graded. A jail, and a spare, serve only stages of the memory they were started with."""
+    from grader.run.jail import spare as warm
+
+    warm.discard_spare()
+    write_student(mini, "double", "def run_double(x):\n    print(open('/proc/meminfo').readline().split()[1])\n"
+                                  "    return 2 * x\n")
+    _, calls = calls_of(mini, "double", files=True)
+    try:
+        with jail.Jail(mini.root, warm=True) as j:  # starts spares of 2,048 MiB
+            big = list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=2048)))
+            small = list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=1024)))  # the same submission's next stage
+        with jail.Jail(mini.root, warm=True) as j:  # the next submission's first stage, of another memory
+            other = list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=1024)))
+    finally:
+        warm.discard_spare()
+    said = [o[0].output.strip() for o in (big, small, other)]
+    assert said == [str(2048 << 10), str(1024 << 10), str(1024 << 10)], said
+
+
+@needs_jail
+def test_a_jail_that_takes_no_more_jobs_costs_its_call_not_a_hung_batch(mini, monkeypatch):
+    """Red team round 25: a worker that forged its resident's `ended` and ran on kept the resident from reading the
+    command socket; the grader's next jobs queued there until send_fds blocked, outside every timeout, and the batch
+    with it. A job the socket will not take now ends that jail: the call it was for crashes, named, the rest go on."""
+    from grader.run.jail import box, job
+
+    real, refused = socket.send_fds, []
+
+    def full(sock, buffers, fds, flags=0, address=None):  # type: ignore[no-untyped-def]
+        assert flags & socket.MSG_DONTWAIT  # never a send that waits
+        if not refused:
+            refused.append(1)
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return real(sock, buffers, fds, flags)
+
+    monkeypatch.setattr(box.socket, "send_fds", full)
+    statuses, outcomes, j = in_jail(mini, CORRECT)
+    assert statuses == [Status.CRASHED, P, P] and outcomes[0].message == job.STALLED, outcomes[0].message
+    assert [s["emptied"] for s in j.stats] == [True, True]
+
+
 def test_a_bug_in_starting_a_spare_is_raised_where_it_is_adopted_and_the_starter_goes_on(mini, monkeypatch):
     from grader.run.jail import spare as warm
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from grader.course import Course
 from grader.errors import UsageError
 from grader.records import Record, field
+from grader.results import headline
 
 Say = Callable[[str], None]
 
@@ -151,7 +152,7 @@ def _batch(course: Course, book: object, args: Args, say: Say) -> None:
         if args.quiet:
             return
         what = (f"{entry.report.points:.4g}/{entry.report.max_points:.4g} points" if entry.report
-                else entry.message.splitlines()[0] if entry.message else "")
+                else headline(entry.message))
         left = regrade.time_left(done, total, time.monotonic() - started)
         jailed = ", NOT jailed" if args.unsandboxed else ""
         say(f"[{done}/{total}] {entry.id}: {entry.state}{jailed}, {what} ({entry.seconds:.1f} s) · {left}")

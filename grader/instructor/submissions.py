@@ -24,6 +24,7 @@ from grader.errors import GraderError
 from grader.instructor import intake, late
 from grader.instructor.intake import printable
 from grader.records import Record
+from grader.results import headline
 from grader.run.confine import GRADED_TREE_CAP
 
 MAX_BYTES = GRADED_TREE_CAP  # extracted (the files graded: intake.py): all the jail copies in (red team round 18)
@@ -199,20 +200,20 @@ def _entries(path: Path, infos: list[zipfile.ZipInfo]) -> dict[PurePosixPath, zi
     names: dict[PurePosixPath, zipfile.ZipInfo] = {}
     dirs: set[PurePosixPath] = set()
     for info in infos:
-        raw = info.filename.replace("\\", "/")
+        raw, name = info.filename.replace("\\", "/"), headline(info.filename)  # quoted cut: round 26
         if not raw:  # zipfile cuts a name at its first NUL; an empty one even breaks ZipInfo.is_dir()
             raise SubmissionError(f"{path}: an entry has an empty name (damaged or hand-made zip); zip the folder "
                                   "again")
         rel = PurePosixPath(raw)
         if raw.startswith("/") or (len(raw) > 1 and raw[1] == ":") or ".." in rel.parts:
-            raise SubmissionError(f"{path}: entry '{info.filename}' points outside the zip's folder (absolute or "
+            raise SubmissionError(f"{path}: entry '{name}' points outside the zip's folder (absolute or "
                                   "'..'); such zips are refused, zip the folder again")
         if intake.ignored(rel):  # a virtualenv's links, macOS's resource forks: never extracted
             continue
         if stat.S_ISLNK(info.external_attr >> 16):
-            raise SubmissionError(f"{path}: entry '{info.filename}' is a symbolic link; submit the file itself")
+            raise SubmissionError(f"{path}: entry '{name}' is a symbolic link; submit the file itself")
         if info.flag_bits & 0x1:
-            raise SubmissionError(f"{path}: entry '{info.filename}' is encrypted; submit a zip without a password")
+            raise SubmissionError(f"{path}: entry '{name}' is encrypted; submit a zip without a password")
         _check_path(path, raw, rel)
         if rel in names or rel in dirs:
             raise SubmissionError(f"{path}: '{rel}' is named twice (or both a file and a folder); zip the folder "

@@ -189,11 +189,17 @@ def compare_outputs(actual: dict[str, np.ndarray], expected: dict[str, np.ndarra
     """Compare every named output; keys are checked both ways before any value."""
     if set(actual) != set(expected):
         missing, extra = sorted(set(expected) - set(actual)), sorted(set(actual) - set(expected))
-        problem = f"returned the keys {sorted(actual)}; expected {sorted(expected)}"
-        problem += f" (missing {missing})" if missing else ""
-        problem += f" (unexpected {extra})" if extra else ""
+        problem = f"returned the keys {_some(sorted(actual))}; expected {_some(sorted(expected))}"
+        problem += f" (missing {_some(missing)})" if missing else ""
+        problem += f" (unexpected {_some(extra)})" if extra else ""
         return [Comparison(ok=False, problem=problem)]
     return [compare(actual[k], expected[k], tol, key=k or None, inputs=inputs) for k in expected]
+
+
+def _some(keys: list[str], shown: int = 8) -> str:
+    """At most `shown` keys, each cut to 60 characters: a learner's function may return 1,024 keys of 200 (round 26)."""
+    listed = repr([k if len(k) <= 60 else k[:57] + "..." for k in keys[:shown]])
+    return listed if len(keys) <= shown else f"{listed[:-1]}, ... ({len(keys)} in all)]"
 
 
 def matches(actual: dict[str, np.ndarray], other: dict[str, np.ndarray], tol: Tolerance) -> float:

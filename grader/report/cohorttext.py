@@ -8,7 +8,7 @@ learner, and what could not be graded.
 
 from __future__ import annotations
 
-from grader.results import UNJAILED
+from grader.results import UNJAILED, headline
 from grader.results.cohort import BINS, OUTCOMES, CohortReport, Learner
 
 SHOW_WHO = 8  # names listed per mistake before "and N more"
@@ -31,7 +31,7 @@ def _names(ids: list[str]) -> str:
 def learner_line(learner: Learner, width: int) -> str:
     """One learner: score, late, each stage's status, named mistakes, upstream failures, stale."""
     if learner.state != "graded":
-        return f"  {learner.id:<{width}}  {learner.state}: {(learner.message.splitlines() or [''])[0][:100]}"
+        return f"  {learner.id:<{width}}  {learner.state}: {headline(learner.message)}"
     score = f"{learner.final:.4g}/{learner.max_points:.4g}"
     if learner.late_days:
         was = f", was {learner.points:.4g}" if learner.final != learner.points else ""
@@ -95,5 +95,5 @@ def render(report: CohortReport) -> str:
     lines += [learner_line(x, width) for x in report.learners]
     if report.problems:
         lines += ["", "Not graded:"]
-        lines += [f"  {sid} ({state}): {msg.splitlines()[0] if msg else ''}" for sid, state, msg in report.problems]
+        lines += [f"  {sid} ({state}): {headline(msg or '')}" for sid, state, msg in report.problems]
     return "\n".join(lines) + "\n"

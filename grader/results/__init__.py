@@ -300,3 +300,13 @@ def shown(stage: StageResult) -> StageResult:
 def shown_report(report: Report) -> Report:
     """A report as a learner may read it (every renderer starts here)."""
     return replace(report, stages=[shown(s) for s in report.stages])
+
+
+def headline(text: str, cap: int = 100) -> str:
+    """The first line of a message, cut to `cap` characters: what a one-line summary shows of it.
+
+    Whole, a learner's long line wraps on the instructor's terminal into lines of its own choosing (red team round
+    26 showed a forged "graded, 120/120" under its rejection).
+    """
+    line = (text.splitlines() or [""])[0]
+    return line if len(line) <= cap else line[:cap - 3] + "..."

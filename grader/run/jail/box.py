@@ -168,15 +168,10 @@ class Jail:
                     self._end_box()
 
     def _ensure_box(self, memory_mb: int) -> Box:
+        if self._box is not None and self._box.memory_mb != memory_mb:  # a stage of another memory: a jail whose
+            self._end_box()  # /proc/meminfo stand-in, written at its start, says this one (red team round 27)
         if self._box is None:
             self._box = self._start(memory_mb)
-        if self._box.memory_mb != memory_mb:
-            try:
-                self._box.cgroup.set_memory(memory_mb)
-                self._box.memory_mb = memory_mb
-            except OSError:  # v1 refuses a limit below what the group holds: start afresh, with this cap
-                self._end_box()
-                self._box = self._start(memory_mb, spare=False)
         self._limits_said, self._uid = self._box.cgroup.limits, self._box.uid
         return self._box
 
@@ -185,14 +180,14 @@ class Jail:
         if box is not None:
             self.stats.append(box.kill())
 
-    def _start(self, memory_mb: int, spare: bool = True) -> Box:
+    def _start(self, memory_mb: int) -> Box:
         """A jail for the calls to come: this process's warm spare (when asked for and ready), else a new one.
 
         The spare is taken whenever one is ready: for the submission's first jail, its hidden pass's, and the one
         that goes on after a timeout or a crash ended a jail mid-pass (its staging folder then replaces this one).
         """
         assert self._layout is not None
-        adopted = adopt(self.settings) if self.warm and spare else None
+        adopted = adopt(self.settings, memory_mb) if self.warm else None
         if adopted is not None:
             if self._staging is not None:
                 staging.remove(self._staging)
@@ -227,9 +222,12 @@ class Jail:
                 for fd in fds:
                     os.close(fd)
                 raise JailError(f"could not hand the job its inputs: {e}") from e
-            try:
+            try:  # never waiting: a resident that takes no job (a worker forged its `ended` and lives on, red
                 socket.send_fds(box.command, [json.dumps({"run": name, "inputs": len(inputs)}).encode()],
-                                [*fds, *handed])
+                                [*fds, *handed], socket.MSG_DONTWAIT)  # team round 25) would hold the batch here
+            except BlockingIOError:
+                box.stalled = True
+                box.cgroup.kill()  # every process of the jail: the job sees its result pipe close and says why
             except OSError:
                 pass  # the jail is gone: the job sees its result pipe close and says how
         finally:

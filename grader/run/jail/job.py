@@ -31,6 +31,8 @@ from grader.run.safetext import safe_text
 RETIRED = 75  # grader/run/jail/inside.py's worker exit code after a call that left threads or processes running
 ENDED_WAIT = 10.0  # seconds for a worker to exit after its last result
 GONE = ("ended the grading sandbox's own processes instead of returning (kill(-1)? closing every descriptor?)")
+STALLED = ("left the grading sandbox unable to take its next job (a call that wrote the sandbox's own frames, "
+           "then ran on?)")
 WORKER_LOST = ("could not be started: an earlier call changed the grading sandbox's own processes (their limits? "
                "their signals?), so no new process could run it")
 
@@ -161,13 +163,13 @@ class Job:
         self.end = "dead"
         if self.reported >= len(self.calls):
             return
-        if not self.box.ready:
+        if not self.box.ready and not self.box.stalled:
             raise JailError(f"the jail did not start: {self.box.diagnosis()}")
         if self.box.cgroup.oom_kills() > self.oom0 and (self.awaiting or why == "gone"):
             yield self._final(Status.MEMORY, out_of_memory(self.box.memory_mb))
         elif why == "gone":
             if self.awaiting or self.reported == 0:
-                yield self._final(Status.CRASHED, GONE)
+                yield self._final(Status.CRASHED, STALLED if self.box.stalled else GONE)
         elif why == "broken":
             if self.awaiting or self.reported == 0:
                 yield self._final(Status.BAD_OUTPUT, self.box.frames.broken or "")

@@ -103,17 +103,19 @@ def prestart(layout: cgroups.Layout, settings: Settings, memory_mb: int) -> None
         atexit.register(discard_spare)
 
 
-def adopt(settings: Settings) -> Box | None:
-    """The oldest spare of this process, if it was started with these settings and is still running.
+def adopt(settings: Settings, memory_mb: int) -> Box | None:
+    """The oldest spare of this process, if it was started with these settings and memory and is still running.
 
-    One that died or has other settings is ended here; the caller starts a jail of its own.
+    One that died or was started otherwise is ended here; the caller starts a jail of its own. The memory too: a
+    jail's /proc/meminfo stand-in is written when it starts, and a spare started for another stage's memory showed
+    that figure, set by the learner graded before (red team round 27).
     """
     spares = _mine()
     kept = spares.popleft() if spares else None
     box = kept.take() if kept is not None else None
     if box is None or kept is None:
         return None
-    if kept.settings == settings and box.proc.poll() is None:
+    if kept.settings == settings and kept.memory_mb == memory_mb and box.proc.poll() is None:
         return box
     _end(box)
     return None

@@ -89,6 +89,7 @@ class Box(Record):
     said: bytearray = field(default_factory=bytearray)  # the last 4 KiB of what came on `diag`
     frames: Frames = field(default_factory=Frames)  # the result pipe's frames, across the jail's jobs
     jobs: int = 0
+    stalled: bool = False  # its resident took no more jobs: a job was refused at the command socket (job.STALLED)
 
     def hear(self, data: bytes) -> None:
         """Keep the end of what bubblewrap and the resident process said (for a JailError's message)."""
