@@ -165,10 +165,9 @@ def _batch(course: Course, book: object, args: Args, say: Say) -> None:
     if s.not_submissions:
         say(f"not submissions, skipped: {', '.join(s.not_submissions)} (each learner's submission is a folder "
             "or a .zip)")
-    for name, ids in s.shared.items():
-        say(f"note: {len(ids)} entries share the name {name}, so each is graded under a name of its own "
-            f"({', '.join(ids)}) and no row is called {name}: an LMS import has no score for {name}. Rename the "
-            "entries that are not that learner's, and run the batch again.")
+    for name, entries in s.shared.items():
+        say(f"note: {', '.join(entries)} share the name {name}, so no row is called {name} and an LMS import has no "
+            f"score for {name}: rename the entries that are not that learner's, and run the batch again.")
     if s.left:
         rows = (f"row {s.left[0]}, from an earlier batch, is" if len(s.left) == 1
                 else f"rows {', '.join(s.left)}, from earlier batches, are")

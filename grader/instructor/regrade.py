@@ -27,6 +27,7 @@ from grader.errors import UsageError
 from grader.instructor import contents, intake, submissions
 from grader.instructor.gradebook import Gradebook
 from grader.records import Record, asdict, field
+from grader.run import safetext
 
 
 class CourseState(Record, frozen=True):
@@ -143,7 +144,7 @@ class Plan(Record):
     skipped: list[str] = field(default_factory=list)  # entries of the folder that are not submissions
     single: bool = False  # the path was one learner's submission
     refused: list[tuple[submissions.Submission, str]] = field(default_factory=list)  # could not even be read
-    shared: dict[str, list[str]] = field(default_factory=dict)  # a name two entries share -> the ids they got
+    shared: dict[str, list[str]] = field(default_factory=dict)  # a name entries share -> their own names
     left: list[str] = field(default_factory=list)  # such names the gradebook has a row for, from an earlier batch
 
 
@@ -200,18 +201,23 @@ def survey(path: Path, declared: list[str]) -> tuple[list[submissions.Submission
     return subs, sorted(intake.printable(s.path.name) for s in found if s not in subs), False
 
 
-def shared_names(subs: list[submissions.Submission]) -> dict[str, list[str]]:
-    """Names two or more entries of the folder share (`bob/` and `bob.zip`) -> the ids `discover` gave them instead.
+def shared_names(folder: Path) -> dict[str, list[str]]:
+    """Names two or more entries of a folder share (`bob/` and `bob.zip`, a stray file `Kate` by `Kate.zip`): theirs.
 
-    No row then has the plain name the LMS knows the learner by; the batch says so (red team round 24), so the
+    No row then has the plain name the LMS knows the learner by; the batch says so (red team rounds 24 and 26), so the
     instructor renames the entry that is not that learner's rather than finding a missing grade in the LMS later.
     """
     shared: dict[str, list[str]] = {}
-    for sub in subs:
-        plain = submissions.plain_name(sub.path)  # as `discover` reads it (red team round 27: a folder `alice.ZIP`)
+    for sub in submissions.discover(folder):  # every entry, as `discover` names them (round 27: `alice.ZIP/`)
+        plain = submissions.plain_name(sub.path)
         if sub.id != plain:
-            shared.setdefault(plain, []).append(sub.id)
+            shared.setdefault(plain, []).append(_spelled(sub.path.name))
     return shared
+
+
+def _spelled(name: str) -> str:
+    """A name with every character outside ASCII escaped: look-alikes told apart on the screen (a Kelvin sign)."""
+    return safetext.safe_name(name).encode("ascii", "backslashreplace").decode("ascii")
 
 
 def _not_another_cohort(path: Path, cohort: str | None, subs: list[submissions.Submission], book: Gradebook,
@@ -254,7 +260,7 @@ def plan(course: Course, path: Path, book: Gradebook, stages: tuple[str, ...] = 
     chosen = [s for s in subs if not only or s.id in only]
     out = Plan(state, total=len(chosen), skipped=skipped, single=single)
     if not single:
-        out.shared = shared_names(subs)
+        out.shared = shared_names(path)
         out.left = sorted(set(out.shared) & book.ids())
     known = book.known()
     for sub in chosen:
