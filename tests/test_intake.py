@@ -337,13 +337,15 @@ def test_a_learner_s_long_line_cannot_wrap_into_lines_of_its_own(mini: Course, t
     folder(subs, "alice", student(GOOD))
     forged = "../" + " " * 77 + "[2/2] mallory: graded, 7/7 points (0.4 s) · done" + " " * 400
     make_zip(subs / "mallory.zip", [(forged, b"x"), ("student/double.py", GOOD["double"].encode())])
+    folder(subs, "eve: graded, 7 of 7 points" + " " * 150 + "x", student(GOOD))  # round 28: through the id
     done = run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if "mallory: rejected" in x)
     assert len(line) < 200 and "[2/2] mallory: graded" not in line, line
+    assert all(len(x) < 200 for x in done.stdout.splitlines()), done.stdout
     report = run_cli("report", "--db", db, cwd=mini.root)
-    shown = [x for x in report.stdout.splitlines() if "mallory" in x]
-    assert shown and all(len(x) < 200 for x in shown), shown
+    shown = [x for x in report.stdout.splitlines() if "mallory" in x or "eve" in x]
+    assert len(shown) >= 2 and all(len(x) < 200 for x in report.stdout.splitlines()), shown
 
 
 def test_a_batch_says_which_names_entries_share_and_which_earlier_rows_they_leave(mini: Course,

@@ -140,3 +140,4 @@ def test_redacted_keeps_only_what_the_policy_names() -> None:
     shown = redacted(sealed)
     assert (shown.case, shown.status, shown.message, shown.stdout, shown.comparisons, shown.sealed) == (
         "c", Status.FAIL, "", "", [], True)
+    assert (shown.diagnosis, shown.diagnosis_hint) == (None, None)  # round 28: a mistake chosen on purpose is bits

@@ -18,7 +18,7 @@ from pathlib import Path
 from grader.course import Course
 from grader.errors import UsageError
 from grader.records import Record, field
-from grader.results import headline
+from grader.results import ID_SHOWN, headline
 
 Say = Callable[[str], None]
 
@@ -155,7 +155,8 @@ def _batch(course: Course, book: object, args: Args, say: Say) -> None:
                 else headline(entry.message))
         left = regrade.time_left(done, total, time.monotonic() - started)
         jailed = ", NOT jailed" if args.unsandboxed else ""
-        say(f"[{done}/{total}] {entry.id}: {entry.state}{jailed}, {what} ({entry.seconds:.1f} s) · {left}")
+        say(f"[{done}/{total}] {headline(entry.id, ID_SHOWN)}: {entry.state}{jailed}, {what} ({entry.seconds:.1f} s)"
+            f" · {left}")
 
     s = batch.run(course, args.submissions, book, options, progress)
     say(f"{s.total} submissions: {s.graded} graded, {s.rejected} rejected, {s.errors} grader errors, "

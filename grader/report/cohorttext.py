@@ -8,7 +8,7 @@ learner, and what could not be graded.
 
 from __future__ import annotations
 
-from grader.results import UNJAILED, headline
+from grader.results import ID_SHOWN, UNJAILED, headline
 from grader.results.cohort import BINS, OUTCOMES, CohortReport, Learner
 
 SHOW_WHO = 8  # names listed per mistake before "and N more"
@@ -25,19 +25,19 @@ def late_words(days: float) -> str:
 
 def _names(ids: list[str]) -> str:
     more = len(ids) - SHOW_WHO
-    return ", ".join(ids[:SHOW_WHO]) + (f" and {more} more" if more > 0 else "")
+    return ", ".join(headline(i, ID_SHOWN) for i in ids[:SHOW_WHO]) + (f" and {more} more" if more > 0 else "")
 
 
 def learner_line(learner: Learner, width: int) -> str:
     """One learner: score, late, each stage's status, named mistakes, upstream failures, stale."""
     if learner.state != "graded":
-        return f"  {learner.id:<{width}}  {learner.state}: {headline(learner.message)}"
+        return f"  {headline(learner.id, ID_SHOWN):<{width}}  {learner.state}: {headline(learner.message)}"
     score = f"{learner.final:.4g}/{learner.max_points:.4g}"
     if learner.late_days:
         was = f", was {learner.points:.4g}" if learner.final != learner.points else ""
         score += f" ({late_words(learner.late_days)} late{was})"
     marks = " ".join(f"{s.stage}:{s.status}" for s in learner.stages if s.status != "pass") or "all pass"
-    line = f"  {learner.id:<{width}}  {score:<12} {marks}"
+    line = f"  {headline(learner.id, ID_SHOWN):<{width}}  {score:<12} {marks}"
     if learner.mistakes:
         line += f" | mistakes: {', '.join(learner.mistakes)}"
     if learner.upstream:
@@ -83,17 +83,19 @@ def render(report: CohortReport) -> str:
     if not report.mistakes:
         lines.append("  none recognised")
     lines += ["", "Similar submissions (normalised code; look before you conclude anything):"]
-    lines += [f"  {p.a} ~ {p.b}: {100 * p.score:.0f}% of the smaller one's fingerprints ({p.shared}); "
-              f"{', '.join(p.files)}" for p in report.similar] or ["  none above the threshold"]
+    lines += [f"  {headline(p.a, ID_SHOWN)} ~ {headline(p.b, ID_SHOWN)}: {100 * p.score:.0f}% of the smaller one's "
+              f"fingerprints ({p.shared}); {', '.join(p.files)}"
+              for p in report.similar] or ["  none above the threshold"]
     lines += ["", "Score distribution (share of the maximum):"]
     peak = max(report.histogram, default=0) or 1
     for i, n in enumerate(report.histogram):
         lo, hi = 100 * i // BINS, 100 * (i + 1) // BINS
         lines.append(f"  {lo:3d}-{hi:3d}%  {'#' * round(30 * n / peak):<30} {n}")
-    width = max((len(x.id) for x in report.learners), default=8)
+    width = max((len(headline(x.id, ID_SHOWN)) for x in report.learners), default=8)
     lines += ["", "Per learner (stages that do not pass; upstream: stage ← the earlier stage of theirs that fails):"]
     lines += [learner_line(x, width) for x in report.learners]
     if report.problems:
         lines += ["", "Not graded:"]
-        lines += [f"  {sid} ({state}): {headline(msg or '')}" for sid, state, msg in report.problems]
+        lines += [f"  {headline(sid, ID_SHOWN)} ({state}): {headline(msg or '')}"
+                  for sid, state, msg in report.problems]
     return "\n".join(lines) + "\n"

@@ -260,18 +260,21 @@ def redacted(case: CaseResult, for_instructor: bool = False) -> CaseResult:
     learner bits of a hidden input, and so would "not run" (a later case of a function that timed out: red team
     round 7 read a hidden input's sign bit from it). Only pass, fail and not started (a stub must say so) remain.
     A `sealed` public case (graded with references after the submission's hidden cases, whose inputs its output
-    could carry) is shown the same way, under its own name; the instructor's records keep it whole.
+    could carry) is shown as its verdict alone, under its own name, without a named mistake (one of a stage's
+    mistakes, chosen on purpose, is several bits); the instructor's records keep it whole.
     `for_instructor` keeps the status and the id, for the instructor's own records (the gradebook's counts of
     timeouts and crashes, its pass rate per case); learners never see those.
     """
     if not case.hidden and (not case.sealed or for_instructor):
         return case
     keep = for_instructor or case.status in (Status.PASS, Status.TODO)
+    named = case.hidden  # a sealed case names no mistake: red team round 28 chose one of 8 on a hidden input's bits
     return CaseResult(stage=case.stage, case=case.case if for_instructor else shown_name(case),
                       function=case.function, status=case.status if keep else Status.FAIL, weight=case.weight,
                       points=case.points, max_points=case.max_points, hidden=case.hidden,
                       hidden_number=case.hidden_number, sealed=case.sealed, atol=case.atol, rtol=case.rtol,
-                      diagnosis=case.diagnosis, diagnosis_hint=case.diagnosis_hint)
+                      diagnosis=case.diagnosis if named else None,
+                      diagnosis_hint=case.diagnosis_hint if named else None)
 
 
 def without_hidden_values(result: StageResult) -> StageResult:
@@ -300,6 +303,9 @@ def shown(stage: StageResult) -> StageResult:
 def shown_report(report: Report) -> Report:
     """A report as a learner may read it (every renderer starts here)."""
     return replace(report, stages=[shown(s) for s in report.stages])
+
+
+ID_SHOWN = 48  # characters of a submission's id a one-line summary shows (round 28 padded one to wrap as a line)
 
 
 def headline(text: str, cap: int = 100) -> str:
