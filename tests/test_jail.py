@@ -586,24 +586,30 @@ def test_a_jail_s_meminfo_is_its_own_limit_whatever_stage_its_spare_was_started_
 
 
 @needs_jail
-def test_a_jail_that_takes_no_more_jobs_costs_its_call_not_a_hung_batch(mini, monkeypatch):
+def test_a_jail_that_takes_no_more_jobs_costs_its_call_not_a_hung_batch(mini):
     """Red team round 25: a worker that forged its resident's `ended` and ran on kept the resident from reading the
-    command socket; the grader's next jobs queued there until send_fds blocked, outside every timeout, and the batch
-    with it. A job the socket will not take now ends that jail: the call it was for crashes, named, the rest go on."""
-    from grader.run.jail import box, job
+    command socket; the grader's next jobs queued there until its send blocked in the kernel, outside every timeout,
+    and the batch with it (socket.send_fds drops its flags in Python 3.11: a MSG_DONTWAIT given to it still waited).
+    A job the socket will not take now ends that jail: the call it was for crashes, named, the rest go on."""
+    import signal
 
-    real, refused = socket.send_fds, []
+    from grader.run.jail import job
 
-    def full(sock, buffers, fds, flags=0, address=None):  # type: ignore[no-untyped-def]
-        assert flags & socket.MSG_DONTWAIT  # never a send that waits
-        if not refused:
-            refused.append(1)
-            raise BlockingIOError(11, "Resource temporarily unavailable")
-        return real(sock, buffers, fds, flags)
-
-    monkeypatch.setattr(box.socket, "send_fds", full)
-    statuses, outcomes, j = in_jail(mini, CORRECT)
-    assert statuses == [Status.CRASHED, P, P] and outcomes[0].message == job.STALLED, outcomes[0].message
+    write_student(mini, "double", CORRECT)
+    source, calls = calls_of(mini, "double", files=True)
+    with jail.Jail(mini.root) as j:
+        first = list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=1024)))
+        box = j._box
+        assert box is not None and first[0].status is None
+        resident = next(pid for pid in box.cgroup.members() if pid != box.proc.pid)
+        os.kill(resident, signal.SIGSTOP)  # it reads no more jobs, as when a forged `ended` keeps it waiting
+        box.command.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1)  # the kernel's least: full in a few
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                box.command.send(b"{}", socket.MSG_DONTWAIT)
+        rest = list(j.run(calls[1:], Limits(timeout=5.0, memory_mb=1024)))  # before the fix: blocked for good
+    assert rest[0].status is Status.CRASHED and rest[0].message == job.STALLED, rest[0].message
+    assert judge(mini, "double", source, first + rest)[1:] == [Status.CRASHED, P], [o.message for o in rest]
     assert [s["emptied"] for s in j.stats] == [True, True]
 
 

@@ -12,6 +12,7 @@ and every outcome's isolation note says NOT jailed.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import json
 import os
@@ -223,8 +224,10 @@ class Jail:
                     os.close(fd)
                 raise JailError(f"could not hand the job its inputs: {e}") from e
             try:  # never waiting: a resident that takes no job (a worker forged its `ended` and lives on, red
-                socket.send_fds(box.command, [json.dumps({"run": name, "inputs": len(inputs)}).encode()],
-                                [*fds, *handed], socket.MSG_DONTWAIT)  # team round 25) would hold the batch here
+                # team round 25) would hold the batch here. sendmsg, as socket.send_fds drops its flags (Python 3.11)
+                box.command.sendmsg([json.dumps({"run": name, "inputs": len(inputs)}).encode()],
+                                    [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [*fds, *handed]))],
+                                    socket.MSG_DONTWAIT)
             except BlockingIOError:
                 box.stalled = True
                 box.cgroup.kill()  # every process of the jail: the job sees its result pipe close and says why
