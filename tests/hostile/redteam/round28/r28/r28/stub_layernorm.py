@@ -1,0 +1,2 @@
+def run_layernorm(x, weight, bias):
+    raise NotImplementedError("not written")
