@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import ROOT, run_cli
 
-from grader.course import load_course
+from grader.course import Course, load_course
 from grader.errors import UsageError
 from grader.instructor import handout
 from grader.judge import grade
@@ -154,6 +154,12 @@ def test_real_course_handout(tmp_path: Path) -> None:
         for line in (ROOT / "common" / f"{name}.py").read_text().splitlines():
             if line.strip().startswith("return") and len(line.strip()) > 20:  # not `return None`
                 assert line.strip().encode() not in shipped, f"common/{name}.py: '{line.strip()}' is in the handout"
+    # red team round 29: a docstring of the grader's quoted a hidden prompt, and the grader's code ships. No text
+    # a stage.yaml gives a hidden case (the strings in its comments, its inline values) is in any shipped file.
+    texts = b"\n".join(p.read_bytes() for p in done.path.rglob("*") if p.is_file() and p.suffix in {
+        ".py", ".md", ".yaml", ".yml", ".txt", ".json", ".j2", ".toml", ".cfg"})
+    for secret in _hidden_texts(course):
+        assert secret.encode() not in texts, f"a hidden case's text is in the handout: {secret!r}"
     for stage, derived in zip(course.stages, copy.stages, strict=True):
         assert [c.id for c in derived.cases] == [c.id for c in stage.cases if not c.hidden]
         assert derived.hidden_count == sum(c.hidden for c in stage.cases) and derived.derived
@@ -173,6 +179,29 @@ def test_real_course_handout(tmp_path: Path) -> None:
     drift = [n for n in result.notes if n.startswith("Drift:")]
     assert not result.passed and len(drift) == 1, result.notes
     assert "block 0 · attention" in drift[0] and "It looks like scale_sqrt_n_embd" in drift[0], drift[0]
+
+
+def _hidden_texts(course: Course) -> set[str]:
+    """The strings a course's stage.yaml files give their hidden cases: quoted text in the comments of each hidden
+    case's lines, and each inline list of three or more input values (`values: [...]`), as YAML writes it."""
+    import re
+
+    found: set[str] = set()
+    for stage in course.stages:
+        hidden = {c.id for c in stage.cases if c.hidden}
+        block: list[str] = []
+        for line in (stage.dir / "stage.yaml").read_text().splitlines() + ["  - id: end"]:
+            m = re.match(r"\s*- id:\s*(\S+)", line)
+            if m:
+                if block and block[0] in hidden:
+                    text = "\n".join(block[1:])
+                    found |= {q for q in re.findall(r'"([^"]{6,})"', " ".join(x.partition("#")[2] for x in block[1:]))}
+                    found |= {v for v in re.findall(r"values:\s*\[([-0-9., ]+)\]", text) if v.count(",") >= 2}
+                block = [m.group(1), line]
+            elif block:
+                block.append(line)
+    assert any("The default is" in t for t in found), found  # the check sees what it looks for
+    return found
 
 
 LITTER = {"stages/double/reference.py~": "def double(x):\n    return 2 * x  # backup\n",

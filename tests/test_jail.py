@@ -613,6 +613,31 @@ def test_a_jail_that_takes_no_more_jobs_costs_its_call_not_a_hung_batch(mini):
     assert [s["emptied"] for s in j.stats] == [True, True]
 
 
+@needs_jail
+def test_a_submission_at_intake_s_cap_keeps_its_files_beside_the_references(mini, tmp_path):
+    """Red team round 29: a submission within a few KB of intake's 32 MiB cap lost its own stage file in a stage
+    graded with references (the copy of student/ with them was cut at the same cap, silently): a false fail. The
+    references are the grader's bytes, and have room of their own above the cap."""
+    import shutil
+
+    from grader.run.confine import GRADED_TREE_CAP
+
+    root = tmp_path / "sub"
+    (root / "student" / "double").mkdir(parents=True)
+    (root / "student" / "__init__.py").write_text("")
+    code = "def run_double(x):\n    return 2 * x\n" + "#" * 63 + "\n"  # 100 bytes
+    (root / "student" / "double" / "__init__.py").write_text(code)  # in a folder: read after the top's files
+    (root / "student" / "pad.bin").write_bytes(b"#" * (GRADED_TREE_CAP - 200))  # within intake's cap
+    copy = tmp_path / "with_references"
+    shutil.copytree(root, copy)
+    (copy / "student" / "reference_part.py").write_text("# " + "r" * 147 + "\n")  # the references' 150 bytes: the
+    # top's files fit, and the stage's own file, read last, would not
+    source, calls = calls_of(mini, "double", files=True)
+    with jail.Jail(root) as j, j.files_of(copy):
+        outcomes = list(j.run(calls, Limits(timeout=5.0, memory_mb=1024)))
+    assert judge(mini, "double", source, outcomes) == [P, P, P], [o.message for o in outcomes]
+
+
 def test_a_bug_in_starting_a_spare_is_raised_where_it_is_adopted_and_the_starter_goes_on(mini, monkeypatch):
     from grader.run.jail import spare as warm
 

@@ -237,8 +237,8 @@ def summary_of(comparisons: list[Comparison]) -> Comparison | None:
 def shown_name(case: CaseResult) -> str:
     """What a learner sees a case called: its id, or "hidden N" for the stage's Nth hidden case (stage.yaml order).
 
-    A hidden case's id is the course author's and may describe its inputs (`hidden_the_default_is` is the prompt
-    "The default is"), so no learner-facing output shows it; the number stays the same across regrades as long as
+    A hidden case's id is the course author's and may describe its inputs (an invented one: `hidden_all_negative`),
+    so no learner-facing output shows it; the number stays the same across regrades as long as
     the stage's hidden cases keep their order.
     """
     if not case.hidden:

@@ -122,8 +122,8 @@ def make_scratch(plan: Plan) -> Path:
     return scratch
 
 
-def read_tree(folder: Path) -> dict[str, bytes]:
-    """Regular files under student/, read without following links.
+def read_tree(folder: Path, cap: int = GRADED_TREE_CAP) -> dict[str, bytes]:
+    """Regular files under student/, read without following links, `cap` bytes in all.
 
     A symlink or a hard link in a submission could otherwise make the (still privileged) child copy a fixture
     into the scratch folder.
@@ -140,9 +140,9 @@ def read_tree(folder: Path) -> dict[str, bytes]:
                 continue  # a symlink or unreadable: not copied
             with os.fdopen(fd, "rb") as f:
                 st = os.fstat(f.fileno())
-                if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or total + st.st_size > GRADED_TREE_CAP:
+                if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or total + st.st_size > cap:
                     continue
-                data = f.read(GRADED_TREE_CAP - total + 1)
+                data = f.read(cap - total + 1)
             total += len(data)
             files[os.path.relpath(path, folder.parent)] = data
     return files

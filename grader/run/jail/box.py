@@ -24,6 +24,7 @@ from typing import Any
 from grader.errors import UsageError
 from grader.results import UNJAILED, Status
 from grader.run import capture, reap, sandbox
+from grader.run.confine import GRADED_TREE_CAP
 from grader.run.jail import cgroups, staging
 from grader.run.jail.job import Job
 from grader.run.jail.mounts import UID_INSIDE, Settings, runtime
@@ -31,6 +32,8 @@ from grader.run.jail.preflight import require
 from grader.run.jail.spare import adopt, prestart
 from grader.run.jail.spawn import Box, JailError, start
 from grader.run.protocol import Call, Limits, Outcome
+
+REFERENCES_ROOM = 8 << 20  # bytes of references and common/ cuts a student/ may hold above intake's cap
 
 
 class Jail:
@@ -49,6 +52,7 @@ class Jail:
             reap.become_subreaper()
         self._limits_said: list[str] = []
         self._uid: int | None = None
+        self._cap = GRADED_TREE_CAP  # bytes of student/ the staging folder takes (more while references stand in)
         self.stuck: dict[tuple[str, str], str] = {}  # `once`: (module, function) -> the case it timed out on
 
     def __enter__(self) -> Jail:
@@ -89,7 +93,8 @@ class Jail:
         the failing stage's hidden cases with them. A timeout in it is its own (`stuck`), as before.
         """
         own, stuck = self.root, self.stuck
-        self._refill(Path(root))
+        self._refill(Path(root), GRADED_TREE_CAP + REFERENCES_ROOM)  # the references are the grader's bytes: a
+        # submission at intake's cap lost files of its own to them (red team round 29)
         self.stuck = {}
         try:
             yield
@@ -100,10 +105,10 @@ class Jail:
             finally:
                 self._refill(own)
 
-    def _refill(self, root: Path) -> None:
-        self.root = root
+    def _refill(self, root: Path, cap: int = GRADED_TREE_CAP) -> None:
+        self.root, self._cap = root, cap
         if self._staging is not None:
-            staging.refill(self._staging, root)
+            staging.refill(self._staging, root, cap)
 
     def isolation(self) -> str:
         """What kept the submission apart from the grading machine, in one line (for StageResult.notes)."""
@@ -193,10 +198,10 @@ class Jail:
             if self._staging is not None:
                 staging.remove(self._staging)
             self._staging = adopted.staging
-            staging.fill(self._staging, self.root)  # the running spare sees the files as they land
+            staging.fill(self._staging, self.root, self._cap)  # the running spare sees the files as they land
         elif self._staging is None:
             self._staging = staging.new()
-            staging.fill(self._staging, self.root)
+            staging.fill(self._staging, self.root, self._cap)
         box = adopted or start(self._staging, self._layout, self.settings, memory_mb)
         if self.warm:
             try:

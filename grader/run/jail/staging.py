@@ -47,16 +47,16 @@ def new() -> Path:
     return staging
 
 
-def fill(staging: Path, root: Path) -> None:
+def fill(staging: Path, root: Path, cap: int = confine.GRADED_TREE_CAP) -> None:
     """Copy the submission's student/ in (a jail already running on `staging` sees the files as they land)."""
-    for rel, data in confine.read_tree(root / "student").items():  # regular files, no links
+    for rel, data in confine.read_tree(root / "student", cap).items():  # regular files, no links, `cap` bytes
         target = staging / rel
         for parent in reversed(target.relative_to(staging).parents[:-1]):
             _mkdir(staging / parent)
         _write_file(target, data)
 
 
-def refill(staging: Path, root: Path) -> None:
+def refill(staging: Path, root: Path, cap: int = confine.GRADED_TREE_CAP) -> None:
     """Replace student/ with `root`'s, between two jobs of a jail running on `staging` (Jail.files_of)."""
     student = staging / "student"
     for child in list(student.iterdir()):
@@ -64,7 +64,7 @@ def refill(staging: Path, root: Path) -> None:
             shutil.rmtree(child)
         else:
             child.unlink()
-    fill(staging, root)
+    fill(staging, root, cap)
 
 
 def write_job(folder: Path, calls: list[Call], limits: Limits) -> list[int]:
