@@ -25,7 +25,7 @@ With --unsandboxed (trusted submissions) the forked graded child stands the refe
 submission's jobs run in three passes, in its jail: the learner's own code on every stage's public cases, then on
 their hidden cases (in the same jail once only its resident is left in it), then every run with references, each
 stage's public and hidden cases together. So nothing a hidden call saw can be shown under a public case shown in
-full, and nothing of the learner's own code runs after a job that held references, whatever state the kernel keeps
+full, and no run of the learner's code without references follows a job that held them, whatever state the kernel keeps
 across jails (docs/jail.md: red team round 26 carried a reference in the host's page cache). A stage an earlier
 stage it depends on does not pass is graded in the last pass (under "reference"), its stand-ins chosen from the earlier
 stages' whole verdicts, and what it shows of its public cases is their verdicts (`CaseResult.sealed`). Under
