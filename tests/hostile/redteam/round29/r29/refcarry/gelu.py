@@ -1,0 +1,2 @@
+def run_gelu(x):
+    raise NotImplementedError("stub")

@@ -1,0 +1,2 @@
+def run_softmax(x):
+    raise NotImplementedError("stub")
