@@ -128,7 +128,10 @@ def test_redacted_keeps_only_what_the_policy_names() -> None:
     for f in records.fields(CaseResult):
         expected = getattr(filled, f) if f in keep else getattr(default, f)
         expected = "hidden 3" if f == "case" else expected  # called by its number, never its id
+        expected = None if f.startswith("diagnosis") else expected  # sealed: graded with references (round 30)
         assert getattr(shown, f) == expected, f
+    unsealed = redacted(records.replace(filled, sealed=False))
+    assert (unsealed.diagnosis, unsealed.diagnosis_hint) == ("d", "h")  # a hidden case names its mistake
     record = redacted(records.replace(filled, status=Status.TIMEOUT), for_instructor=True)
     assert (record.case, record.status, record.message) == ("c", Status.TIMEOUT, "")  # the gradebook's: id, status
     public = records.replace(filled, hidden=False, sealed=False)
@@ -141,3 +144,21 @@ def test_redacted_keeps_only_what_the_policy_names() -> None:
     assert (shown.case, shown.status, shown.message, shown.stdout, shown.comparisons, shown.sealed) == (
         "c", Status.FAIL, "", "", [], True)
     assert (shown.diagnosis, shown.diagnosis_hint) == (None, None)  # round 28: a mistake chosen on purpose is bits
+
+
+def test_no_case_of_a_run_with_references_names_a_mistake_hidden_ones_included() -> None:
+    """Red team round 30: a run with references sealed its public cases only, and its hidden cases named the mistake
+    the learner's code chose by the reference's bits (2.8 bits a case for mlp's 7 mistakes): every case of such a run
+    is sealed, and a sealed case, hidden or not, is shown as its verdict alone in every format."""
+    from grader.instructor.upstream import _sealed
+
+    cases = [CaseResult("mlp", "hidden_one", "run_mlp", Status.FAIL, hidden=True, hidden_number=1,
+                        diagnosis="erf_gelu", diagnosis_hint="ERFHINT"),
+             CaseResult("mlp", "small", "run_mlp", Status.FAIL, diagnosis="relu", diagnosis_hint="RELUHINT")]
+    stage = _sealed(StageResult("mlp", "MLP", cases=cases))
+    assert all(c.sealed for c in stage.cases)
+    report = Report(course="c", stages=[stage])
+    outputs = [text.render(report), text.render(report, verbose=True), json_report.render(report), junit.render(report),
+               json.dumps(gradescope.results(report))]
+    for out in outputs:
+        assert not any(word in out for word in ("erf_gelu", "ERFHINT", "relu", "RELUHINT")), out

@@ -92,7 +92,7 @@ class CaseResult(Record):
     max_points: float = 0.0
     hidden: bool = False
     hidden_number: int = 0  # a hidden case's place among its stage's hidden cases in stage.yaml, from 1 (`shown_name`)
-    sealed: bool = False  # a public case graded with references after the hidden cases: shown as its verdict only
+    sealed: bool = False  # a case graded with references after the hidden cases: shown as its verdict only
     atol: float = 0.0
     rtol: float = 0.0
     comparisons: list[Comparison] = field(default_factory=list)
@@ -268,7 +268,8 @@ def redacted(case: CaseResult, for_instructor: bool = False) -> CaseResult:
     if not case.hidden and (not case.sealed or for_instructor):
         return case
     keep = for_instructor or case.status in (Status.PASS, Status.TODO)
-    named = case.hidden  # a sealed case names no mistake: red team round 28 chose one of 8 on a hidden input's bits
+    named = not case.sealed  # a sealed case names no mistake: red team round 28 chose one of 8 on a hidden input's
+    # bits, round 30 one on a reference's in a hidden case graded with references
     return CaseResult(stage=case.stage, case=case.case if for_instructor else shown_name(case),
                       function=case.function, status=case.status if keep else Status.FAIL, weight=case.weight,
                       points=case.points, max_points=case.max_points, hidden=case.hidden,
