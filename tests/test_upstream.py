@@ -138,6 +138,28 @@ def test_imports_of_the_learner_package_are_read_from_source() -> None:
                                       "student.layernorm", "student.attention"}
 
 
+def test_the_import_search_opens_a_bounded_number_of_modules(tmp_path: Path, monkeypatch) -> None:
+    """Red team round 31: 9 MiB of `from student import xAAAA, xAAAB, ...` named 1.4 million modules, and each stage's
+    search tried to open every one (15 s of the grader's CPU a search, 160 s a submission, outside every limit of the
+    jail). A search now records at most `MODULES_CAP` modules, and so opens at most that many files."""
+    (tmp_path / "student").mkdir()
+    names = ", ".join(f"x{i:06d}" for i in range(50_000))
+    (tmp_path / "student" / "mlp.py").write_text(f"from student.gelu import run_gelu\nfrom student import {names}\n")
+    (tmp_path / "student" / "gelu.py").write_text("from . import conv1d\n")
+    opened: list[Path] = []
+    real_read = loops._read
+
+    def read(path: Path, cap: int = loops.FILE_CAP) -> str | None:
+        opened.append(path)
+        return real_read(path, cap)
+
+    monkeypatch.setattr(loops, "_read", read)
+    found = loops.reachable(tmp_path, "student.mlp")
+    assert len(opened) <= loops.MODULES_CAP + 1 and len(found) <= loops.MODULES_CAP, len(opened)
+    (tmp_path / "student" / "mlp.py").write_text("from student.gelu import run_gelu\n")
+    assert loops.reachable(tmp_path, "student.mlp") == {"student.gelu", "student.conv1d"}  # an honest file: all
+
+
 def test_every_public_case_runs_before_any_hidden_one(mini: Course, subs: Path, monkeypatch) -> None:
     """Red team round 6: a hidden call left state the kernel keeps (memfd inode numbers, the page cache) and the next
     stage's public call, in a fresh jail, printed it. Now no public case of a submission runs after a hidden one."""
