@@ -306,12 +306,13 @@ def test_submissions_whose_names_collide_are_each_graded_under_a_name_of_their_o
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["a", "a~1", "a~2", "a~1~1", "b"]), st.sampled_from(["", ".zip", ".ZIP"]),
-                          st.booleans()), min_size=1, max_size=6))
+@given(st.lists(st.tuples(st.sampled_from(["a", "a~1", "a~2", "a~1~1", "b", "a.zip", "a.Zip"]),
+                          st.sampled_from(["", ".zip", ".ZIP"]), st.booleans()), min_size=1, max_size=6))
 def test_no_submission_takes_another_entry_s_plain_name(entries: list[tuple[str, str, bool]]) -> None:
     """Red team round 26: `a/` beside `a.zip` was given `a~1`, the plain name (the LMS's) of a learner's `a~1.zip`
     whose own name `a~1.ZIP` shared. An id is an entry's plain name only for that entry, and only when no other
-    entry shares it."""
+    entry shares it; and an entry alone with its plain name keeps it (round 31: `a.zip`, beside `a.Zip/`, was known
+    by its whole name, `a.zip`, the plain name of `a.zip.zip`, which so lost it)."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -327,6 +328,7 @@ def test_no_submission_takes_another_entry_s_plain_name(entries: list[tuple[str,
         for sub, mine in zip(subs, plain, strict=True):
             owners = [other for other, name in zip(subs, plain, strict=True) if name == sub.id]
             assert owners in ([], [sub]) and (sub.id != mine or plain.count(mine) == 1), (sub, subs)
+            assert sub.id == mine or plain.count(mine) > 1, (sub, subs)
 
 
 def test_a_learner_s_long_line_cannot_wrap_into_lines_of_its_own(mini: Course, tmp_path: Path) -> None:

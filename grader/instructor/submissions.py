@@ -63,23 +63,23 @@ class Submission(Record, frozen=True):
 def discover(folder: Path) -> list[Submission]:
     """Every submission in a folder, in name order: sub-folders and .zip files (dot-files are skipped).
 
-    A submission's id is its folder's name, or its zip's without `.zip`. Where two would share one (`bob/` beside
-    `bob.zip`, or two names alike once made printable), each is known by its whole name (`bob~1`, `bob.zip`), and
-    names still shared get `~1`, `~2`, ... in name order, none the plain name (which the LMS knows): one learner's
-    file name never stops the batch for the others (red team rounds 5-7), nor takes another's row (rounds 19, 24).
+    An id is the folder's name, or the zip's without `.zip` (its plain name, which the LMS knows), for an entry alone
+    with it; where two share one (`bob/` by `bob.zip`, or alike once made printable), each is known by its whole name
+    (`bob~1`, `bob.zip`), and one shared, or another's plain name, gets `~1`, `~2`, ... in name order: a learner's file
+    name never stops the batch (red team rounds 5-7), nor takes another's row (rounds 19, 24, 26, 31: `a.zip`).
     """
     if not folder.is_dir():
         raise SubmissionError(f"{folder}: not a folder of submissions; pass a folder holding one sub-folder or "
                               ".zip per learner")
     paths = [p for p in sorted(folder.iterdir()) if not p.name.startswith(".")]
     short = [plain_name(p) for p in paths]
-    idents = [printable(p.name) if short.count(ident) > 1 else ident for p, ident in zip(paths, short, strict=True)]
-    shared = {i for i in short if short.count(i) > 1}  # round 24: a Kelvin-sign `Kate/` by `Kate.zip` took `Kate`
+    idents = [printable(p.name) if short.count(i) > 1 else i for p, i in zip(paths, short, strict=True)]
     out: list[Submission] = []
-    for path, ident in zip(paths, idents, strict=True):
-        unique, n = (f"{ident}~1", 1) if idents.count(ident) > 1 or ident in shared else (ident, 1)
-        while unique in {s.id for s in out} or (unique != ident and (unique in idents or unique in short)):
-            n, unique = n + 1, f"{ident}~{n + 1}"  # never another entry's plain name (round 26: `a~1`)
+    for path, plain, ident in zip(paths, short, idents, strict=True):
+        unique, n = ident, 0
+        while short.count(plain) > 1 and (idents.count(ident) > 1 or ident in short) and (
+                n == 0 or unique in short or unique in idents or unique in {s.id for s in out}):
+            n, unique = n + 1, f"{ident}~{n + 1}"
         out.append(Submission(unique, path))
     return out
 
