@@ -30,7 +30,6 @@ CANDIDATES = [  # (case id, prompt text, n_new)
     ("convert_the_given", "Convert the given", 24),
     ("open_the_file", "Open the file and", 24),
     ("if_the_value_is", "If the value is", 24),
-    ("get_the_list_of", "Get the list of", 24),
     ("eot_only", "<|endoftext|>", 24),
 ]
 N_POSITIONS_CASE = ("ends_at_n_positions", 32)  # prompt: json.dumps's docstring, cut to n_positions - 32 tokens
