@@ -230,7 +230,7 @@ def _references(course: Course, root: Path, settings: Settings, box: Jail, plans
 def _sealed(result: StageResult) -> StageResult:
     """A run with references, after the hidden cases: each of its cases, hidden ones too, is a verdict only.
 
-    Red team round 30 chose its hidden cases' named mistakes by the reference's bits: 2.8 bits a case for mlp.
+    Red team round 30 chose its hidden cases' named mistakes by the reference's bits: 2.8 bits a case (7 mistakes).
     """
     for case in result.cases:
         case.sealed = True
