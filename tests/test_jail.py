@@ -1210,6 +1210,35 @@ def test_no_file_s_times_can_be_set_in_the_jail_device_nodes_included(mini):
 
 
 @needs_jail
+def test_no_call_reads_a_file_system_s_free_space_in_the_jail(mini):
+    """Red team round 30: `statfs` of any bind of the host's disk (/usr, the grader's code, the staging folder) gave
+    its free blocks and inodes, which the grader's writes move: a gradebook row, whose size a sealed case's stored
+    output sets after the hidden cases. No call reads them in the jail (self-paced, the same code does)."""
+    text = ("import os\n"
+            "def run_double(x):\n"
+            "    points = [line.split()[4] for line in open('/proc/self/mountinfo')]\n"
+            "    for path in ['/usr', '/tmp', *points]:\n"
+            "        try:\n"
+            "            print('free:', path, os.statvfs(path).f_bfree)\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "        try:\n"
+            "            fd = os.open(path, os.O_RDONLY)\n"
+            "            print('free:', path, os.fstatvfs(fd).f_bfree)\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "    print('looked at', len(points))\n"
+            "    return 2 * x\n")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    said = outcomes[0].output
+    assert "looked at" in said and "free:" not in said, said
+    _, calls = calls_of(mini, "double")
+    control = list(sandbox.run(mini.root, calls, Limits(timeout=5.0, memory_mb=1024)))
+    assert "free: /usr" in control[0].output, control[0].output
+
+
+@needs_jail
 def test_no_job_can_change_the_fixture_inputs_later_jails_read(mini):
     """Fixture arrays reach every job of a process as descriptors of one sealed copy each (staging.shared_input):
     no write through a descriptor, a reopened one or a mapping gets through, and the next jail reads them intact."""
