@@ -340,11 +340,17 @@ def test_a_learner_s_long_line_cannot_wrap_into_lines_of_its_own(mini: Course, t
     forged = "../" + " " * 77 + "[2/2] mallory: graded, 7/7 points (0.4 s) · done" + " " * 400
     make_zip(subs / "mallory.zip", [(forged, b"x"), ("student/double.py", GOOD["double"].encode())])
     folder(subs, "eve: graded, 7 of 7 points" + " " * 150 + "x", student(GOOD))  # round 28: through the id
+    # round 31: through the names in the batch's notes (an entry that is not a submission, a name two entries share)
+    (subs / ("zz" + " " * 52 + "[3\u22153] zed: graded, 7\u22157 points" + " " * 28 + ".tar.gz")).write_bytes(b"")
+    padded = "m" + " " * 60 + "[4\u22154] mel: graded, 7\u22157 points"  # (a division slash: no / in a name)
+    folder(subs, padded, student(GOOD))
+    make_zip(subs / (padded + ".zip"), [(f"student/{k}.py", v.encode()) for k, v in GOOD.items()])
     done = run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)
     assert done.returncode == 0, done.stderr
+    assert "zed: graded" not in done.stdout and "mel: graded" not in done.stdout, done.stdout
     line = next(x for x in done.stdout.splitlines() if "mallory: rejected" in x)
     assert len(line) < 200 and "[2/2] mallory: graded" not in line, line
-    assert all(len(x) < 200 for x in done.stdout.splitlines()), done.stdout
+    assert all(len(x) < (400 if x.startswith("note:") else 200) for x in done.stdout.splitlines()), done.stdout
     report = run_cli("report", "--db", db, cwd=mini.root)
     shown = [x for x in report.stdout.splitlines() if "mallory" in x or "eve" in x]
     assert len(shown) >= 2 and all(len(x) < 200 for x in report.stdout.splitlines()), shown
@@ -362,8 +368,8 @@ def test_a_batch_says_which_names_entries_share_and_which_earlier_rows_they_leav
     folder(subs, "\u212aate", student(GOOD))  # the Kelvin sign: `Kate` once made printable
     again = run_cli("batch", str(subs), "--db", db, "--unsandboxed", cwd=mini.root)
     assert again.returncode == 0, again.stderr
-    assert "note: Kate.zip, \\u212aate share the name Kate, so no row is called Kate and an LMS import has no score " \
-           "for Kate: rename the entries" in " ".join(again.stdout.split()), again.stdout
+    assert "note: Kate.zip, \\u212aate share the name Kate, so no row has that name and an LMS import has no score " \
+           "under it: rename the entries" in " ".join(again.stdout.split()), again.stdout
     assert "the gradebook's row Kate, from an earlier batch, is not regraded now" in again.stdout
     assert "alice" not in again.stdout.split("note:", 1)[1]  # names alone are not listed
     # red team round 27: a folder `Kate.ZIP` shares `Kate` as a zip does, and a lone folder `carol.zip` is `carol`

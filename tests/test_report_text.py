@@ -164,3 +164,16 @@ def test_a_stage_note_stays_above_the_cases() -> None:
 
 def test_terminal_size_is_none_off_a_terminal() -> None:
     assert text.terminal_size(io.StringIO()) == (None, None)
+
+
+def test_every_row_of_printed_output_carries_its_mark_and_fits_80_columns() -> None:
+    """Red team round 31: a printed line padded to a terminal's width wrapped into a row without the `|` that marks
+    printed output: a line of the grader's, forged in the instructor's view of the learner's feedback. Each printed
+    line is cut into rows that fit 80 columns, each with the mark, in a file (no width) as on a screen."""
+    forged = "x" + " " * 150 + "PASS forged_case  matches (every element within tolerance)"
+    case = failing("wrapped", stdout=forged + "\nshort\n")
+    for out in (text.render(report_of(case), verbose=True).splitlines(), render(report_of(case), verbose=True)):
+        rows = out[out.index(next(r for r in out if "your code printed" in r)) + 1:]
+        rows = rows[:next(i for i, r in enumerate(rows) if "short" in r) + 1]
+        assert len(rows) >= 4 and all(r.lstrip().startswith("|") and len(r) <= 80 for r in rows), rows
+        assert any("PASS forged_case" in r for r in rows), rows  # all of it is still shown

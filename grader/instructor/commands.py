@@ -18,7 +18,7 @@ from pathlib import Path
 from grader.course import Course
 from grader.errors import UsageError
 from grader.records import Record, field
-from grader.results import ID_SHOWN, headline
+from grader.results import ID_SHOWN, headline, listed
 
 Say = Callable[[str], None]
 
@@ -164,14 +164,14 @@ def _batch(course: Course, book: object, args: Args, say: Say) -> None:
     if s.stale:
         say(f"{s.stale} of them were regraded because the course changed since they were graded")
     if s.not_submissions:
-        say(f"not submissions, skipped: {', '.join(s.not_submissions)} (each learner's submission is a folder "
+        say(f"not submissions, skipped: {listed(s.not_submissions)} (each learner's submission is a folder "
             "or a .zip)")
     for name, entries in s.shared.items():
-        say(f"note: {', '.join(entries)} share the name {name}, so no row is called {name} and an LMS import has no "
-            f"score for {name}: rename the entries that are not that learner's, and run the batch again.")
+        say(f"note: {listed(entries)} share the name {headline(name, ID_SHOWN)}, so no row has that name and an LMS "
+            "import has no score under it: rename the entries that are not that learner's, and run the batch again.")
     if s.left:
-        rows = (f"row {s.left[0]}, from an earlier batch, is" if len(s.left) == 1
-                else f"rows {', '.join(s.left)}, from earlier batches, are")
+        rows = (f"row {headline(s.left[0], ID_SHOWN)}, from an earlier batch, is" if len(s.left) == 1
+                else f"rows {listed(s.left)}, from earlier batches, are")
         say(f"note: the gradebook's {rows} not regraded now (see above): their scores stay as they were, in "
             "reports and --lms, until the entries are renamed.")
     if args.unsandboxed:

@@ -15,6 +15,8 @@ from grader.results import SEALED, CaseResult, Comparison, Mismatch, StageResult
 MARK = {"pass": "PASS", "fail": "FAIL", "not_started": "TODO", "error": "ERR "}
 COLOURS = {"pass": "32", "fail": "31", "not_started": "33", "error": "35", "dim": "2", "bold": "1"}
 PAD = " " * 7  # detail lines sit under the case's name
+PRINTED_WIDTH = 69  # characters of printed output a row holds: PAD, "  | " and 69 fill 80 columns, so no row wraps
+# on a terminal into one without the mark (red team round 31 padded a printed line to wrap into a forged line)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _MODULE = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=\w+:)")
 
@@ -221,7 +223,9 @@ def printed(case: CaseResult, style: Style, limit: int | None, same_as: dict[tup
         lines = text.rstrip().splitlines()
         shown = lines if limit is None else lines[:limit]
         out.append(style(f"your code printed{label}:", "dim"))
-        out += [("  | " + safe(line)).rstrip() for line in shown]
+        rows = [said[i:i + PRINTED_WIDTH] for said in map(safe, shown)
+                for i in range(0, max(len(said), 1), PRINTED_WIDTH)]
+        out += [("  | " + row).rstrip() for row in rows]
         more = min(len(lines) - len(shown) + cut, 10**9)  # a count a stored record may hold, shown as it can be
         if more:
             out.append(style(f"  … {more:,} more line{'s' if more != 1 else ''}", "dim"))

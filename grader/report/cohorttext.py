@@ -8,7 +8,7 @@ learner, and what could not be graded.
 
 from __future__ import annotations
 
-from grader.results import ID_SHOWN, UNJAILED, headline
+from grader.results import ID_SHOWN, UNJAILED, headline, listed
 from grader.results.cohort import BINS, OUTCOMES, CohortReport, Learner
 
 SHOW_WHO = 8  # names listed per mistake before "and N more"
@@ -24,8 +24,7 @@ def late_words(days: float) -> str:
 
 
 def _names(ids: list[str]) -> str:
-    more = len(ids) - SHOW_WHO
-    return ", ".join(headline(i, ID_SHOWN) for i in ids[:SHOW_WHO]) + (f" and {more} more" if more > 0 else "")
+    return listed(ids, SHOW_WHO)
 
 
 def learner_line(learner: Learner, width: int) -> str:
@@ -84,7 +83,7 @@ def render(report: CohortReport) -> str:
         lines.append("  none recognised")
     lines += ["", "Similar submissions (normalised code; look before you conclude anything):"]
     lines += [f"  {headline(p.a, ID_SHOWN)} ~ {headline(p.b, ID_SHOWN)}: {100 * p.score:.0f}% of the smaller one's "
-              f"fingerprints ({p.shared}); {', '.join(p.files)}"
+              f"fingerprints ({p.shared}); {listed(p.files)}"
               for p in report.similar] or ["  none above the threshold"]
     lines += ["", "Score distribution (share of the maximum):"]
     peak = max(report.histogram, default=0) or 1

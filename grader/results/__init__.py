@@ -317,3 +317,12 @@ def headline(text: str, cap: int = 100) -> str:
     """
     line = (text.splitlines() or [""])[0]
     return line if len(line) <= cap else line[:cap - 3] + "..."
+
+
+def listed(names: list[str], most: int = 8) -> str:
+    """Names (ids, entries, files) in a one-line summary: at most `most`, each cut to ID_SHOWN ("a, b and 3 more").
+
+    Red team round 31 padded an entry's name, printed whole in a batch note, to wrap into a line of its own.
+    """
+    more = len(names) - most
+    return ", ".join(headline(n, ID_SHOWN) for n in names[:most]) + (f" and {more} more" if more > 0 else "")
