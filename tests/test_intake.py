@@ -155,6 +155,31 @@ def test_entries_are_counted_where_zipfile_reads_them(tmp_path: Path, monkeypatc
         intake.zip_entry_count(build("sig_offset_zip.py", "extras", str(gelu), "3"), 1000)
 
 
+def test_a_folder_s_dot_files_count_against_the_cap_on_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team round 31: 300,000 dot-files beside a learner's student/gelu.py were listed whole by the digest and
+    the unpacking (about 250 bytes of the worker's memory each: 10 million, 2.5 GB) and never counted against the
+    cap. Every entry of a folder now counts, and no more than the cap is listed."""
+    from grader.instructor import contents
+
+    sub = tmp_path / "dots"
+    (sub / "student").mkdir(parents=True)
+    (sub / "student" / "double.py").write_text("def run_double(x):\n    return 2 * x\n")
+    for i in range(300):
+        (sub / "student" / f".swap{i}").write_bytes(b"")
+    assert len(intake.listing(str(sub / "student"), 100)) == 101  # nothing past one over the cap is listed
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 200)
+    monkeypatch.setattr(contents, "MAX_ENTRIES", 200)
+    with pytest.raises(submissions.SubmissionError, match="holds more than 200 files"):
+        contents.digest(submissions.Submission("dots", sub))
+    with pytest.raises(submissions.SubmissionError, match="holds more than 200 files"):
+        submissions.unpack(submissions.Submission("dots", sub), tmp_path / "out", declared=DECLARED)
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 400)
+    monkeypatch.setattr(contents, "MAX_ENTRIES", 400)
+    contents.digest(submissions.Submission("dots", sub))
+    assert submissions.unpack(submissions.Submission("dots", sub), tmp_path / "out2", declared=DECLARED) == \
+        ["student/double.py"]
+
+
 @pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA], ids=["bzip2", "lzma"])
 def test_an_entry_compressed_other_than_by_deflate_is_refused_before_it_is_unpacked(tmp_path: Path,
                                                                                      method: int) -> None:

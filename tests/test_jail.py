@@ -601,6 +601,9 @@ def test_a_jail_that_takes_no_more_jobs_costs_its_call_not_a_hung_batch(mini):
         first = list(j.run(calls[:1], Limits(timeout=5.0, memory_mb=1024)))
         box = j._box
         assert box is not None and first[0].status is None
+        deadline = time.monotonic() + 30
+        while not box.idle() and time.monotonic() < deadline:  # the first job's worker may still be ending
+            time.sleep(0.01)
         resident = next(pid for pid in box.cgroup.members() if pid != box.proc.pid)
         os.kill(resident, signal.SIGSTOP)  # it reads no more jobs, as when a forged `ended` keeps it waiting
         box.command.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1)  # the kernel's least: full in a few

@@ -4,9 +4,9 @@ A zip's size, time and bytes, or a folder's relative paths and what is in them, 
 nested thousands deep is refused by name, never a RecursionError that stops the batch) and never followed (links
 and special files count by what they are; a FIFO is never opened). The digest costs what intake costs, never more
 (red team round 8: a 20 GB sparse file in a learner's .venv/ was hashed whole before anyone was graded): a folder's
-skipped folders and dot-files (intake.ignored) are not looked at, it may list MAX_ENTRIES entries, and only the
-files intake could take (Python sources up to MAX_FILE_BYTES) are read, MAX_BYTES in all; every other file counts
-by its size and modification time.
+skipped folders and dot-files (intake.ignored) are not looked into, it may list MAX_ENTRIES entries (those counted
+too: round 31), and only the files intake could take (Python sources up to MAX_FILE_BYTES) are read, MAX_BYTES in
+all; every other file counts by its size and modification time.
 """
 
 from __future__ import annotations
@@ -31,15 +31,15 @@ def digest(sub: Submission) -> str:
     while todo:
         dirpath = todo.pop()
         try:
-            entries = sorted(os.scandir(dirpath), key=lambda e: e.name)
+            entries = intake.listing(dirpath, MAX_ENTRIES - count)
         except OSError as e:
             raise SubmissionError(f"{sub.path}: cannot read {dirpath} ({e.strerror or e})") from e
+        count += len(entries)
+        if count > MAX_ENTRIES:
+            raise SubmissionError(f"{sub.path}: holds more than {MAX_ENTRIES} files; submit only student/")
         for entry in entries:
             if entry.name.startswith(".") or (entry.is_dir(follow_symlinks=False) and intake.ignored_dir(entry.name)):
                 continue  # never read by intake
-            count += 1
-            if count > MAX_ENTRIES:
-                raise SubmissionError(f"{sub.path}: holds more than {MAX_ENTRIES} files; submit only student/")
             if entry.is_dir(follow_symlinks=False):
                 if len(Path(entry.path).relative_to(sub.path).parts) > MAX_DEPTH:
                     raise SubmissionError(f"{sub.path}: folders nested more than {MAX_DEPTH} deep; submit student/ "

@@ -13,6 +13,7 @@ happened to be zipped along.
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 import time
 import unicodedata
@@ -59,6 +60,21 @@ class IntakeError(GraderError):
 def ignored_dir(name: str) -> bool:
     """Whether a folder of this name is skipped (a virtualenv, a cache, version control, macOS metadata)."""
     return name.startswith(".") or name.casefold() in IGNORED_DIRS
+
+
+def listing(folder: str, most: int) -> list[os.DirEntry[str]]:
+    """A folder's entries in name order, every one counted (dot-files and skipped folders too), at most `most` + 1.
+
+    One more than `most` says there are more, and nothing past it is read: red team round 31 left 300,000 dot-files
+    beside a learner's gelu.py, never counted against the caps, each listed into the worker's memory (~250 bytes).
+    """
+    out: list[os.DirEntry[str]] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            out.append(entry)
+            if len(out) > most:
+                break
+    return sorted(out, key=lambda e: e.name)
 
 
 def ignored(path: PurePosixPath) -> bool:

@@ -36,7 +36,7 @@ MAX_DEPTH = 32  # folders in one entry's path
 MAX_NAME = 255  # bytes of one folder or file name (what file systems take)
 # compression methods a zip may use and the grader refuses, by name (APPNOTE 4.4.5): only stored and deflate are read
 METHODS = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "lzma", 9: "deflate64", 93: "zstandard", 95: "xz"}
-MAX_ENTRIES = 50_000  # entries a zip or folder may list (a zipped virtualenv: ~10,000; skipped folders not counted)
+MAX_ENTRIES = 50_000  # entries a zip or folder may list (a zipped virtualenv: ~10,000; a skipped folder counts one)
 
 
 class SubmissionError(GraderError):
@@ -270,25 +270,25 @@ def _from_folder(folder: Path, dest: Path, flat_ok: bool, declared: Sequence[str
 
 def _walk(folder: Path) -> list[PurePosixPath]:
     """Every file of a folder submission, relative to it; anything but folders and regular files is refused."""
-    def refuse(e: OSError) -> None:
-        raise SubmissionError(f"{e.filename or folder}: cannot be read ({e.strerror or e}); submit it again")
-
     paths: list[PurePosixPath] = []
-    count = 0
-    for dirpath, dirnames, filenames in os.walk(folder, onerror=refuse):
-        dirnames[:] = [d for d in dirnames if not intake.ignored_dir(d)]
-        filenames = [f for f in filenames if not f.startswith(".")]
-        for name in dirnames + filenames:
-            full = Path(dirpath, name)
-            count += 1
-            if count > MAX_ENTRIES:
-                raise SubmissionError(f"{folder}: holds more than {MAX_ENTRIES} files; submit only student/")
-            rel = full.relative_to(folder).as_posix()
+    todo, count = [folder], 0
+    while todo:
+        here = todo.pop()
+        try:
+            entries = intake.listing(str(here), MAX_ENTRIES - count)  # dot-files counted too (red team round 31)
+        except OSError as e:
+            raise SubmissionError(f"{e.filename or here}: cannot be read ({e.strerror or e}); submit it again") from e
+        if (count := count + len(entries)) > MAX_ENTRIES:
+            raise SubmissionError(f"{folder}: holds more than {MAX_ENTRIES} files; submit only student/")
+        for entry in entries:
+            full, rel = Path(entry.path), Path(entry.path).relative_to(folder).as_posix()
+            if entry.name.startswith(".") or (entry.is_dir() and intake.ignored_dir(entry.name)):
+                continue
             _check_path(folder, rel, PurePosixPath(rel))
             kind = _kind(full)
             if kind is not None:  # a symbolic link, a FIFO...: submissions hold the files themselves
                 raise SubmissionError(f"{full}: {kind}, not a file or a folder; submit only your source files")
-        paths.extend(PurePosixPath(Path(dirpath, n).relative_to(folder).as_posix()) for n in filenames)
+            todo.append(full) if entry.is_dir(follow_symlinks=False) else paths.append(PurePosixPath(rel))
     return paths
 
 
