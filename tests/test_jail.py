@@ -1242,6 +1242,33 @@ def test_no_call_reads_a_file_system_s_free_space_in_the_jail(mini):
 
 
 @needs_jail
+def test_no_call_moves_pages_between_numa_nodes_in_the_jail(mini):
+    """Red team round 30: mbind (MPOL_MF_MOVE), move_pages and migrate_pages move a shared file's pages to another
+    node, which a later jail reads in /proc/self/numa_maps, on a machine of several nodes. Each is refused in the
+    jail; self-paced, the same calls (with nothing to move) succeed."""
+    text = ("import ctypes, mmap, os\n"
+            "def run_double(x):\n"
+            "    libc = ctypes.CDLL(None, use_errno=True)\n"
+            "    libc.syscall.restype = ctypes.c_long\n"
+            "    page = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)\n"
+            "    addr = ctypes.addressof(ctypes.c_char.from_buffer(page))\n"
+            "    calls = {'mbind': (237, ctypes.c_void_p(addr), ctypes.c_ulong(4096), 0, None, ctypes.c_ulong(0), 0),\n"
+            "             'migrate_pages': (256, 0, ctypes.c_ulong(0), None, None),\n"
+            "             'move_pages': (279, 0, ctypes.c_ulong(0), None, None, None, 0)}\n"
+            "    for name, args in calls.items():\n"
+            "        got = libc.syscall(*args)\n"
+            "        print(name, 'refused' if got == -1 and ctypes.get_errno() == 1 else f'ran {got}')\n"
+            "    return 2 * x\n")
+    statuses, outcomes, _ = in_jail(mini, text)
+    assert statuses == [P, P, P], [o.message for o in outcomes]
+    said = outcomes[0].output
+    assert all(f"{name} refused" in said for name in ("mbind", "migrate_pages", "move_pages")), said
+    _, calls = calls_of(mini, "double")
+    control = list(sandbox.run(mini.root, calls, Limits(timeout=5.0, memory_mb=1024)))[0].output
+    assert "refused" not in control and control.count(" ran ") == 3, control
+
+
+@needs_jail
 def test_no_job_can_change_the_fixture_inputs_later_jails_read(mini):
     """Fixture arrays reach every job of a process as descriptors of one sealed copy each (staging.shared_input):
     no write through a descriptor, a reopened one or a mapping gets through, and the next jail reads them intact."""

@@ -10,10 +10,10 @@ HUGEPAGE). Red team round 3 sent the bits of a hidden input from one submission'
 with `flock` on standard-library files (tests/hostile/redteam/round3-findings.md, break 5): these calls now fail inside
 the jail with EPERM (or ENOSYS, where a library falls back to an older call). Also refused, as nothing a learner writes
 needs them: tracing and reading other processes, BPF, perf events, userfaultfd, the kernel keyrings, setting a file's
-times (round 20), a file system's free space (round 30), setting another process's resource limits (`prlimit` on a pid
-other than 0), and what keeps kernel memory past the jail's last process, freed later by a kernel worker beside the
-next jail: sockets (a descriptor sent to itself), System V IPC and POSIX message queues, seccomp filters and Landlock
-rulesets of the jail's own (red team rounds 13 to 15).
+times (round 20), a file system's free space and NUMA page moves (round 30), setting another process's resource limits
+(`prlimit` on a pid other than 0), and what keeps kernel memory past the jail's last process, freed later by a kernel
+worker beside the next jail: sockets (a descriptor sent to itself), System V IPC and POSIX message queues, seccomp
+filters and Landlock rulesets of the jail's own (red team rounds 13 to 15).
 
 The filter is libseccomp's (through `pyseccomp`, a ctypes binding of the system's libseccomp.so.2), compiled here
 and handed to bubblewrap as `--seccomp FD`, which loads it after its own set-up: the jail's first process and every
@@ -71,7 +71,10 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            # a file system's free blocks and inodes: every bind of the host's disk (/usr, the grader's code, the
            # staging folder) shows them, and the grader's writes move them (a gradebook row, whose size a sealed
            # case's stored output sets after the hidden cases: red team round 30); a learner needs no `df`
-           "statfs", "fstatfs")
+           "statfs", "fstatfs",
+           # moving a shared file's pages to another NUMA node, which a later jail reads in /proc/self/numa_maps
+           # (red team round 30, on machines of several nodes); a learner's own allocations need no policy call
+           "mbind", "migrate_pages", "move_pages")
 MS_SYNC = 4
 # ENOSYS: the page cache asked directly (preadv2/AIO with RWF_NOWAIT, cachestat, io_uring); memfd_create, whose inode
 # numbers come from one host-wide counter that outlives the jail (red team round 6: 8 bits a stage boundary)
