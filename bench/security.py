@@ -7,7 +7,8 @@ the jail (held = the
 exact expected status on every case, no process left alive, no connection made, protected files unchanged, no
 scratch folder left). Fuzz: each atheris target in tests/fuzz/ run for --runs inputs (a traceback ends a target
 early; known bugs are counted apart). Faults: tests/test_faults.py run under pytest (a strict xfail is a known
-bug in a file this work does not own, listed by name). Writes bench/results/security.json.
+bug in a file this work does not own, listed by name). Import scan (`--scan-only` alone): red team round 31's
+submission beside an honest one. Writes bench/results/security.json.
 """
 
 from __future__ import annotations
@@ -114,11 +115,47 @@ def faults() -> dict[str, object]:
             "other_checks": len(collect.rows) - len(injected), "rows": collect.rows}
 
 
+def scan() -> dict[str, object]:
+    """The import scan on red team round 31's submission (9 helper files of 1 MiB, each naming ~120,000 modules that
+    do not exist, imported by every stage file) beside an honest one: seconds and peak memory of a course's searches."""
+    import tracemalloc
+
+    from grader.judge import loops
+
+    stages = ["gelu", "conv1d", "mlp", "attention", "block", "gpt2", "generate", "kvcache"]
+    out: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in ("honest", "round31"):
+            student = Path(tmp, kind, "student")
+            student.mkdir(parents=True)
+            helpers = [f"h{i}" for i in range(9)] if kind == "round31" else []
+            for h in helpers:
+                names = ", ".join(f"x{h}{j:06d}" for j in range(120_000))
+                (student / f"{h}.py").write_text(f"from student import {names}\n"[:1 << 20])
+            for i, stage in enumerate(stages):
+                lines = [f"from student.{stages[i - 1]} import run_{stages[i - 1]}"] if i else []
+                lines += [f"from student import {h}" for h in helpers]
+                (student / f"{stage}.py").write_text("\n".join(lines) + f"\n\n\ndef run_{stage}(x):\n    return x\n")
+            tracemalloc.start()
+            started = time.perf_counter()
+            kept = [loops.reachable(student.parent, f"student.{stage}") for stage in stages]  # kept, as upstream does
+            seconds = time.perf_counter() - started
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            size = sum(f.stat().st_size for f in student.iterdir())
+            out[kind] = {"seconds": round(seconds, 4), "peak_mib": round(peak / 2**20, 2),
+                         "modules": max(map(len, kept)), "helper_bytes": size}
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3000, help="inputs per fuzz target (default 3000)")
+    ap.add_argument("--scan-only", action="store_true", help="only the import scan's cost (seconds)")
     args = ap.parse_args()
-    results = {"hostile": hostile(), "fuzz": fuzz(args.runs), "faults": faults()}
+    if args.scan_only:
+        return _say_scan(scan())
+    results = {"hostile": hostile(), "fuzz": fuzz(args.runs), "faults": faults(), "scan": scan()}
     h, f, x = results["hostile"], results["fuzz"], results["faults"]
     print()
     print(f"hostile submissions: {h['tried']} tried, {h['held']} held"
@@ -135,12 +172,23 @@ def main() -> int:
           f"next run (known bug): {x['out_of_place']}")
     for why in x["known_bugs"]:
         print(f"  known bug (strict xfail): {why}")
+    _say_scan(results["scan"])
     out = ROOT / "bench" / "results" / "security.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1) + "\n")
     print(f"wrote {out.relative_to(ROOT)}")
     held = h["held"] == h["tried"] and all(r["tracebacks"] == 0 for r in f.values()) and x["lost_data"] == 0
     return 0 if held else 1
+
+
+
+def _say_scan(r: dict[str, object]) -> int:
+    h, a = r["honest"], r["round31"]
+    print(f"import scan, a whole course's searches: honest {h['seconds'] * 1000:.1f} ms, {h['peak_mib']} MiB; "
+          "round 31's "
+          f"{a['helper_bytes'] / 2**20:.0f} MiB of imports {a['seconds'] * 1000:.1f} ms, {a['peak_mib']} MiB "
+          f"(x{a['seconds'] / max(h['seconds'], 1e-9):.0f} the time; {a['modules']} modules kept a search)")
+    return 0
 
 
 if __name__ == "__main__":
