@@ -60,12 +60,17 @@ def test_a_changed_course_regrades_every_row(mini: Course, subs: Path, tmp_path:
     assert "3 rows were graded with another course state" in report.stdout
     assert f"regrade them: python -m grader batch {subs} --db {db}" in report.stdout
     assert "STALE (changed: double's points (4 then, 5 now))" in report.stdout
+    # red team round 31: an LMS file written before the regrade said nothing of the older scores it holds
+    lms = run_cli("report", "--db", str(db), "--lms", str(tmp_path / "lms.csv"), cwd=mini.root).stdout
+    assert "note: 3 of its scores (alice, bob, carol) were graded with another course state" in lms, lms
     again = batch(mini, subs, db)
     assert "0 already in" in again and "3 of them were regraded because the course changed" in again
     after = rows(db)
     assert {r["max_points"] for r in after.values()} == {"8"}
     assert after["alice"]["course_state"] != before["alice"]["course_state"]  # which state each row was graded with
     assert "stale" not in run_cli("report", "--db", str(db), cwd=mini.root).stdout.lower()
+    lms = run_cli("report", "--db", str(db), "--lms", str(tmp_path / "lms.csv"), cwd=mini.root).stdout
+    assert "wrote" in lms and "another course state" not in lms, lms
 
 
 @pytest.mark.slow  # two batches, a fixture build and a report

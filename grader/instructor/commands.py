@@ -209,6 +209,11 @@ def _outputs(course: Course, book: object, args: Args, deadline: float | None, s
         blank = sum(score is None for _, score in scores)
         say(f"wrote {args.lms} (id,score for an LMS grade import" + (f"; {blank} left blank: the grader failed "
                                                                     "on them, run the batch again)" if blank else ")"))
+        key = cohort.current_state(course, book).key  # red team round 31: scores of an older course state, unsaid
+        stale = [r.id for r in book.rows() if r.course_key != key]
+        if stale:
+            say(f"note: {len(stale)} of its scores ({listed(stale)}) were graded with another course state than the "
+                "last batch's: regrade them (run the batch again) before the import, or they go in as they were.")
     if args.feedback is not None:
         written = feedback.write_all(course, book, args.feedback, deadline)
         say(f"wrote {len(written)} feedback files to {args.feedback}")
