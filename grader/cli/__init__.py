@@ -10,6 +10,7 @@ Imports are kept to what each command needs: a grade never imports jinja2.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; return its exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    for stream in (sys.stdout, sys.stderr):  # a terminal that is not UTF-8 (a Latin-1 locale) shows what it cannot
+        if isinstance(stream, io.TextIOWrapper):  # encode (a Cyrillic id) as escapes, never stops the batch on it
+            stream.reconfigure(errors="backslashreplace")
     args = cliargs.parser(subcommands=cliargs.needs_subcommands(argv)).parse_args(argv)
     try:
         return _dispatch(args)
