@@ -8,6 +8,7 @@ value: a 1-ULP float32 miss never prints as `1.` vs `1.`); learner text with ter
 from __future__ import annotations
 
 import re
+import textwrap
 
 from grader.records import Record, field
 from grader.results import SEALED, CaseResult, Comparison, Mismatch, StageResult, Status, summary_of
@@ -223,8 +224,9 @@ def printed(case: CaseResult, style: Style, limit: int | None, same_as: dict[tup
         lines = text.rstrip().splitlines()
         shown = lines if limit is None else lines[:limit]
         out.append(style(f"your code printed{label}:", "dim"))
-        rows = [said[i:i + PRINTED_WIDTH] for said in map(safe, shown)
-                for i in range(0, max(len(said), 1), PRINTED_WIDTH)]
+        rows = [row for said in map(safe, shown) for row in textwrap.wrap(  # at spaces where it can, as printed
+            said, PRINTED_WIDTH, expand_tabs=False, replace_whitespace=False, drop_whitespace=False,
+            break_on_hyphens=False) or [""]]
         out += [("  | " + row).rstrip() for row in rows]
         more = min(len(lines) - len(shown) + cut, 10**9)  # a count a stored record may hold, shown as it can be
         if more:
