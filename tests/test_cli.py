@@ -143,6 +143,26 @@ def test_check_catches_a_decoy_that_passes(mini):
     assert proc.returncode == 1 and "FAIL double: decoy 'plus_two'" in proc.stdout
 
 
+def test_check_refuses_a_hidden_case_whose_expected_output_is_another_case_s_input(mini):
+    """Red team round 32: the tokenizer's hidden decode was given, as its input, the ids its hidden encode must return
+    (one text and its encoding); a job holds every call's inputs, so code that returned the other call's input passed
+    both hidden cases with no tokenizer. `check` now says so, naming both cases, until one is given other values."""
+    import numpy as np
+
+    from grader import fixtures as fx
+
+    secret = mini.stage("double").case("secret")
+    doubled = fx.StageFixtures(mini, mini.stage("double")).expected(secret)[""]
+    yaml = mini.root / "stages/double/stage.yaml"
+    yaml.write_text(yaml.read_text() + f"  - id: given\n    inputs:\n      x: {{values: {doubled.tolist()}, "
+                    "dtype: float32}\n")
+    assert run_cli("fixtures", "build", "--stage", "double", cwd=mini.root).returncode == 0
+    proc = run_cli("check", "--stage", "double", cwd=mini.root)
+    assert proc.returncode == 1 and "FAIL double: no hidden case's expected output is another case's input " \
+        "(secret's expected output is the input 'x' of double/given" in proc.stdout, proc.stdout
+    assert np.asarray(doubled).size >= 2
+
+
 def test_grading_from_a_subfolder_finds_the_course(mini):
     proc = run_cli("--stage", "double", cwd=mini.root / "student")
     assert proc.returncode == 1 and "double: not started" in proc.stdout

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from grader import fixtures
 from grader.course import derived, render, stagecode
 from grader.course.model import Course, Stage
@@ -78,8 +80,50 @@ def check(course: Course, stages: list[Stage]) -> CheckReport:
             bad = [c.case for c in result.cases if c.status is not Status.TODO]
             add(CheckLine(stage.id, "the stub reports 'not started' on every case", not bad,
                           f"cases not TODO: {bad}" if bad else ""))
+    _check_hidden_outputs(course, stages, report)
     _check_jailed(course, [s for s in stages if (s.dir / "reference.py").exists()], report)
     return report
+
+
+def _check_hidden_outputs(course: Course, stages: list[Stage], report: CheckReport) -> None:
+    """No hidden case's expected output is any case's input, in any stage.
+
+    A call's inputs enter the jail, a job holds all its calls' inputs, and a jail's /tmp outlives its jobs (red team
+    round 32: the tokenizer's hidden decode was given the ids its hidden encode must return, and code that returned
+    the other call's input passed both with no tokenizer at all).
+    """
+    given: list[tuple[str, str, str, Any]] = []  # (stage, case, input, value) of every case the fixtures verify
+    for other in course.stages:
+        store = fixtures.StageFixtures(course, other)
+        for case in other.cases:
+            try:
+                given += [(other.id, case.id, k, v) for k, v in store.inputs(case).items()]
+            except FixtureError:
+                continue  # said by that stage's own line
+    for stage in stages:
+        store = fixtures.StageFixtures(course, stage)
+        found = []
+        for case in (c for c in stage.cases if c.hidden):
+            try:
+                outputs = store.expected(case).values()
+            except FixtureError:
+                continue
+            found += [f"{case.id}'s expected output is the input '{k}' of {s}/{c}" for out in outputs
+                      for s, c, k, v in given if (s, c) != (stage.id, case.id) and _same(out, v)]
+        report.lines.append(CheckLine(stage.id, "no hidden case's expected output is another case's input", not found,
+                                      "; ".join(found) + ": learner code can read it in the jail; give one of them "
+                                      "other values" if found else ""))
+
+
+def _same(expected: np.ndarray, value: Any) -> bool:
+    """Whether an input holds exactly an expected output: the same text, or the same two or more numbers."""
+    if expected.dtype.kind == "U":
+        return isinstance(value, str) and expected.size == 1 and str(expected.reshape(())) == value
+    if isinstance(value, (str, dict)) or expected.dtype.kind not in "biuf" or expected.size < 2:
+        return False
+    got = np.asarray(value)
+    return got.dtype.kind in "biuf" and got.size == expected.size and bool(
+        np.array_equal(got.ravel().astype(np.float64), expected.ravel().astype(np.float64)))
 
 
 def _check_shipped(course: Course, stage: Stage, report: CheckReport) -> None:
