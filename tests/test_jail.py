@@ -912,6 +912,69 @@ def test_a_graded_call_may_not_take_real_time_scheduling_whatever_the_grader_was
     assert set_to[resource.RLIMIT_CORE] == (1, 1)
 
 
+def test_the_resident_takes_no_real_time_scheduling_limits_from_the_grader(monkeypatch):
+    """Red team round 32: real-time scheduling is checked against the target's RLIMIT_RTPRIO, and the resident (pid 1,
+    the learner's uid) kept the grader's: a job could set it SCHED_FIFO, and every later worker inherits that. The
+    resident sets its real-time and nice limits to 0 before any job, whatever the grader was started with (a
+    systemd LimitRTPRIO=; this machine cannot raise its own to show it end to end). Recorded, not set."""
+    import signal
+
+    from grader.run.jail import inside
+
+    set_to: dict[int, tuple[int, int]] = {}
+    monkeypatch.setattr(resource, "setrlimit", lambda which, limits: set_to.__setitem__(which, limits))
+    monkeypatch.setattr(inside.confine, "libc", lambda: type("L", (), {"prctl": staticmethod(lambda *a: 0)})())
+    monkeypatch.setattr(signal, "signal", lambda *a: None)
+    inside._as_resident()
+    assert set_to[resource.RLIMIT_RTPRIO] == (0, 0) and set_to[resource.RLIMIT_NICE] == (0, 0)
+
+
+LIVES_ON = """import os, time
+from grader.results import Status
+from grader.run import failures
+from grader.run.child import send
+
+
+def run_double(x):
+    name = os.listdir('/jail/job')[0]
+    h, p = failures.err(Status.TODO, 'not started yet')
+    send(3, h, p)
+    send(3, {'ended': name, 'signal': None, 'code': 0})  # the resident's frame: the job looks done
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        others = [n for n in os.listdir('/jail/job') if n != name]
+        if others and os.path.exists('/submission/student/marker_of_references.py'):
+            send(3, {'start': 0, 'pid': os.getpid()})
+            h, p = failures.err(Status.EXCEPTION, 'SAW THE REFERENCES')
+            send(3, h, p)
+            os._exit(0)
+        time.sleep(0.005)
+    os._exit(0)
+"""
+
+
+@needs_jail
+def test_references_never_come_into_a_jail_where_a_worker_lives_past_its_job(mini, tmp_path):
+    """Red team round 32: a worker that forged its resident's `ended` lived on in the hidden pass's jail, and when the
+    references were swapped into that jail's student/ it read them and answered the next call itself. A jail where
+    more than its resident runs ends before references come in; the run with them is in a jail of their own."""
+    write_student(mini, "double", LIVES_ON)
+    _, calls = calls_of(mini, "double", files=True)
+    refs = tmp_path / "refs" / "student"
+    refs.mkdir(parents=True)
+    (refs / "__init__.py").write_text("")
+    (refs / "double.py").write_text(CORRECT)
+    (refs / "marker_of_references.py").write_text("")
+    limits = Limits(timeout=5.0, memory_mb=1024)
+    with jail.Jail(mini.root) as j:
+        first = list(j.run(calls[:1], limits))
+        with j.files_of(refs.parent):
+            second = list(j.run(calls[1:2], limits))
+    assert [o.message for o in first] == ["not started yet"], first
+    assert second[0].status is None and "SAW THE REFERENCES" not in second[0].message, second[0].message
+    assert len(j.stats) == 2  # the jail the worker lived in ended, and the references had one of their own
+
+
 @needs_jail
 def test_sigint_to_the_resident_does_not_end_the_jail(mini):
     """Red team round 18: the resident took SIGINT (Python's handler) and the jail ended after the call's right
@@ -1219,15 +1282,22 @@ def test_no_file_s_times_can_be_set_in_the_jail_device_nodes_included(mini):
 def test_no_call_reads_a_file_system_s_free_space_in_the_jail(mini):
     """Red team round 30: `statfs` of any bind of the host's disk (/usr, the grader's code, the staging folder) gave
     its free blocks and inodes, which the grader's writes move: a gradebook row, whose size a sealed case's stored
-    output sets after the hidden cases. No call reads them in the jail (self-paced, the same code does)."""
-    text = ("import os\n"
+    output sets after the hidden cases. No call reads them in the jail (self-paced, the same code does); nor by
+    ustat, by device number (round 32), nor syncs quotas (quotactl's Q_SYNC, a host writeback wait)."""
+    text = ("import ctypes, os\n"
             "def run_double(x):\n"
+            "    libc = ctypes.CDLL(None, use_errno=True)\n"
             "    points = [line.split()[4] for line in open('/proc/self/mountinfo')]\n"
             "    for path in ['/usr', '/tmp', *points]:\n"
             "        try:\n"
             "            print('free:', path, os.statvfs(path).f_bfree)\n"
             "        except OSError:\n"
             "            pass\n"
+            "        out = ctypes.create_string_buffer(64)\n"  # ustat: the same by device number (round 32)
+            "        if libc.syscall(136, ctypes.c_uint(os.stat(path).st_dev), out) == 0:\n"
+            "            print('free:', path, 'by ustat')\n"
+            "        if libc.syscall(179, ctypes.c_uint(0x800001 << 8), None, 0, None) == 0:\n"  # quotactl Q_SYNC
+            "            print('free:', path, 'quotas synced')\n"
             "        try:\n"
             "            fd = os.open(path, os.O_RDONLY)\n"
             "            print('free:', path, os.fstatvfs(fd).f_bfree)\n"
@@ -1241,7 +1311,7 @@ def test_no_call_reads_a_file_system_s_free_space_in_the_jail(mini):
     assert "looked at" in said and "free:" not in said, said
     _, calls = calls_of(mini, "double")
     control = list(sandbox.run(mini.root, calls, Limits(timeout=5.0, memory_mb=1024)))
-    assert "free: /usr" in control[0].output, control[0].output
+    assert "free: /usr" in control[0].output and "by ustat" in control[0].output, control[0].output
 
 
 @needs_jail

@@ -85,14 +85,16 @@ class Jail:
     def files_of(self, root: Path) -> Iterator[None]:
         """Grade from another student/ in this jail (earlier stages' references standing in); the jail then ends.
 
-        Between two jobs nothing of the first runs (the resident kills what a job leaves before it says the job
-        ended), and each job's worker imports student/ afresh, so the files are swapped in the staging folder the
-        jail reads. A jail of its own for each stage graded with references, started after the submission's had
-        ended, cost two jail starts (~150 ms of CPU apiece) for each such stage; this costs one. The jail ends when
-        the references leave it, with whatever its processes wrote: red team round 21 copied them to /tmp and passed
-        the failing stage's hidden cases with them. A timeout in it is its own (`stuck`), as before.
+        Between two jobs nothing of the first runs (the resident kills what a job leaves before it says the job ended; a
+        jail where more than the resident runs, a worker past a forged `ended`, ends first), and each job's worker
+        imports student/ afresh, so the files are swapped in the staging folder the jail reads. A jail of its own for
+        each stage graded with references, started after the submission's had ended, cost two jail starts (~150 ms of
+        CPU apiece) for each such stage; this costs one. The jail ends when the references leave it, with whatever its
+        processes wrote: red team round 21 copied them to /tmp and passed the failing stage's hidden cases with them. A
+        timeout in it is its own (`stuck`), as before.
         """
         own, stuck = self.root, self.stuck
+        self.settle()  # a worker that forged its `ended` and lives on would read them (red team round 32): jail ends
         self._refill(Path(root), GRADED_TREE_CAP + REFERENCES_ROOM)  # the references are the grader's bytes: a
         # submission at intake's cap lost files of its own to them (red team round 29)
         self.stuck = {}

@@ -43,10 +43,7 @@ _PR_SET_DUMPABLE = 4
 def main(result_fd: int, command_fd: int) -> None:
     """The resident process: one worker per job, until the grader closes the command socket."""
     _fixed_fds(result_fd, command_fd)
-    confine.libc().prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)  # the learner's processes cannot ptrace or read us
-    # An init takes only the signals it handles, and Python handles SIGINT: a learner's process ended the jail with
-    # it, a free restart (red team round 18). Ignored here; the worker puts Python's handler back.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _as_resident()
     child.send(RESULT_FD, {"ready": True})
     command = socket.socket(fileno=COMMAND_FD)
     while True:
@@ -66,6 +63,18 @@ def main(result_fd: int, command_fd: int) -> None:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         child.send(RESULT_FD, {"ended": name, "signal": sig, "code": code})
+
+
+def _as_resident() -> None:
+    """What the resident is before any job: unreadable, without real-time scheduling, deaf to SIGINT."""
+    confine.libc().prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)  # the learner's processes cannot ptrace or read us
+    # Real-time scheduling is checked against the target's limits, and the resident (pid 1, the learner's uid) would
+    # keep the grader's: a job could set it SCHED_FIFO, inherited by every later worker (red team round 32)
+    resource.setrlimit(resource.RLIMIT_RTPRIO, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NICE, (0, 0))
+    # An init takes only the signals it handles, and Python handles SIGINT: a learner's process ended the jail with
+    # it, a free restart (red team round 18). Ignored here; the worker puts Python's handler back.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _fixed_fds(result_fd: int, command_fd: int) -> None:

@@ -72,6 +72,9 @@ REFUSED = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanot
            # staging folder) shows them, and the grader's writes move them (a gradebook row, whose size a sealed
            # case's stored output sets after the hidden cases: red team round 30); a learner needs no `df`
            "statfs", "fstatfs",
+           "ustat",  # the same figures by device number, for any file system of the machine (round 32)
+           # quotactl's Q_SYNC syncs every file system with quotas, unprivileged: round 22's host writeback wait
+           "quotactl", "quotactl_fd",
            # moving a shared file's pages to another NUMA node, which a later jail reads in /proc/self/numa_maps
            # (red team round 30, on machines of several nodes); a learner's own allocations need no policy call
            "mbind", "migrate_pages", "move_pages")
