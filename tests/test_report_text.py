@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -171,9 +172,12 @@ def test_every_row_of_printed_output_carries_its_mark_and_fits_80_columns() -> N
     printed output: a line of the grader's, forged in the instructor's view of the learner's feedback. Each printed
     line is cut into rows that fit 80 columns, each with the mark, in a file (no width) as on a screen."""
     forged = "x" + " " * 150 + "PASS forged_case  matches (every element within tolerance)"
-    case = failing("wrapped", stdout=forged + "\nshort\n")
+    tabs, wide = "\t" * 9 + "X" + "PASS forged_tab", "\u4e00" * 34 + " PASS forged_wide"  # round 33: columns
+    case = failing("wrapped", stdout=f"{forged}\n{tabs}\n{wide}\nshort\n")
     for out in (text.render(report_of(case), verbose=True).splitlines(), render(report_of(case), verbose=True)):
         rows = out[out.index(next(r for r in out if "your code printed" in r)) + 1:]
         rows = rows[:next(i for i, r in enumerate(rows) if "short" in r) + 1]
-        assert len(rows) >= 4 and all(r.lstrip().startswith("|") and len(r) <= 80 for r in rows), rows
-        assert any("PASS forged_case" in r for r in rows), rows  # all of it is still shown
+        columns = [sum(2 if unicodedata.east_asian_width(c) in "WFA" else 1 for c in r) for r in rows]
+        assert len(rows) >= 6 and all(r.lstrip().startswith("|") and "\t" not in r for r in rows), rows
+        assert max(columns) <= 80, list(zip(columns, rows, strict=True))
+        assert all(any(f"forged_{k}" in r for r in rows) for k in ("case", "tab", "wide")), rows  # all still shown

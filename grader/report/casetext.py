@@ -8,7 +8,7 @@ value: a 1-ULP float32 miss never prints as `1.` vs `1.`); learner text with ter
 from __future__ import annotations
 
 import re
-import textwrap
+import unicodedata
 
 from grader.records import Record, field
 from grader.results import SEALED, CaseResult, Comparison, Mismatch, StageResult, Status, summary_of
@@ -224,14 +224,35 @@ def printed(case: CaseResult, style: Style, limit: int | None, same_as: dict[tup
         lines = text.rstrip().splitlines()
         shown = lines if limit is None else lines[:limit]
         out.append(style(f"your code printed{label}:", "dim"))
-        rows = [row for said in map(safe, shown) for row in textwrap.wrap(  # at spaces where it can, as printed
-            said, PRINTED_WIDTH, expand_tabs=False, replace_whitespace=False, drop_whitespace=False,
-            break_on_hyphens=False) or [""]]
+        rows = [row for said in map(safe, shown) for row in _rows(said.expandtabs(8), PRINTED_WIDTH)]
         out += [("  | " + row).rstrip() for row in rows]
         more = min(len(lines) - len(shown) + cut, 10**9)  # a count a stored record may hold, shown as it can be
         if more:
             out.append(style(f"  … {more:,} more line{'s' if more != 1 else ''}", "dim"))
     return out
+
+
+def _rows(text: str, columns: int) -> list[str]:
+    """A printed line as rows of at most `columns` terminal columns, broken at a space where one is (numbers whole).
+
+    A column count, not a character count: a wide or ambiguous character (CJK, in a CJK locale some symbols) takes
+    two, so a row never wraps on a terminal into one without its mark (red team round 33 wrapped rows of CJK
+    characters and tabs, which the caller expands first). textwrap counts characters, so the count is done here.
+    """
+    def width(part: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WFA" else 1 for c in part)
+
+    rows: list[str] = []
+    start, used, space = 0, 0, -1  # the row's first character, its columns so far, its last space
+    for i, ch in enumerate(text):
+        if used + width(ch) > columns:
+            cut = space + 1 if space > start else i
+            rows.append(text[start:cut])
+            start, used, space = cut, width(text[cut:i]), -1
+        if ch == " ":
+            space = i
+        used += width(ch)
+    return [*rows, text[start:]]
 
 
 def _names(ids: list[str]) -> str:
