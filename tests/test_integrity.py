@@ -167,6 +167,36 @@ def test_the_lms_record_of_submission_times_beats_what_the_files_say(mini: Cours
     assert list(late.read_times(times)) == ["caf\u00e9"]
 
 
+def test_the_lms_times_name_learners_exactly_and_safely_and_add_up(mini: Course, tmp_path: Path) -> None:
+    """Red team round 33: `--times` stripped names (a learner `mallory ` matched no spelling, and her own file times
+    counted), split quoted names at U+2028 (the whole file refused, after grading), printed unmatched names raw (an
+    escape cleared the instructor's screen), and each file replaced the times of the one before (section A's)."""
+    yaml = mini.root / "course.yaml"
+    yaml.write_text(yaml.read_text().replace("stages:", "late: {per_day: 0.25, max_days: 2}\nstages:"))
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    backdated = [(zipfile.ZipInfo(f"student/{k}.py", date_time=(2025, 3, 1, 12, 0, 0)), v.encode())
+                 for k, v in GOOD.items()]
+    make_zip(subs / "mallory .zip", backdated)
+    make_zip(subs / "alice.zip", backdated)
+    times, db = tmp_path / "times.csv", tmp_path / "gb.sqlite"
+    times.write_text('submission,time\n"mallory ",2025-03-04T10:00\n"line\u2028break\x1b[2J",2025-03-01T00:00\n')
+    assert late.read_times(times) == {"mallory ": late.parse_deadline("2025-03-04T10:00"),
+                                      "line\\u2028break\\x1b[2J": late.parse_deadline("2025-03-01T00:00")}
+    done = run_cli("batch", str(subs), "--db", str(db), "--deadline", "2025-03-02T00:00", "--times", str(times),
+                   "--lms", str(tmp_path / "lms.csv"), cwd=mini.root)
+    assert done.returncode == 0 and "\x1b" not in done.stdout, done.stdout + done.stderr
+    lms = dict(csv.reader(io.StringIO((tmp_path / "lms.csv").read_text(), newline="")))
+    assert lms["mallory "] == "0" and lms["alice"] == "7", lms  # her LMS time counts: 2.4 days late
+    times.write_text("submission,time\nalice,2025-03-04T10:00\n")  # section B's file: added to A's
+    run_cli("report", "--db", str(db), "--times", str(times), "--lms", str(tmp_path / "lms.csv"), cwd=mini.root)
+    lms = dict(csv.reader(io.StringIO((tmp_path / "lms.csv").read_text(), newline="")))
+    assert lms["mallory "] == "0" and lms["alice"] == "0", lms
+    times.write_text('submission,time\nx,2025-03-01T00:00\n"x",2025-03-02T00:00\n')
+    refused = run_cli("batch", str(subs), "--db", str(db), "--times", str(times), cwd=mini.root)
+    assert refused.returncode == 2 and "two different times" in refused.stderr and "[1/" not in refused.stdout
+
+
 def test_a_time_no_calendar_holds_stops_no_report(mini: Course, tmp_path: Path) -> None:
     """Red team round 8: a file time of year ~2**31 (a learner's tarball unpacked on tmpfs) stopped `report`, its CSV
     and HTML and every feedback file with the grader's own OSError; at 2**63-1 s the submission's row was a grader

@@ -106,31 +106,38 @@ def _with_gradebook(course: Course, args: Args, say: Say) -> int:
                 say(feedback.for_learner(course, book, name, deadline).rstrip("\n"))
             return 0
         if args.command == "batch":
+            times = late.read_times(args.times) if args.times is not None else None  # refused before grading
             _batch(course, book, args, say)
             if args.times is not None:  # after the batch: names are checked against the submissions graded
-                _times(book, args.times, say)
+                _times(book, args.times, say, times)
         _outputs(course, book, args, deadline, say)
     finally:
         book.close()
     return 0
 
 
-def _times(book: object, path: Path, say: Say) -> None:
-    """Keep the LMS's submission times in the gradebook; say which names match no submission."""
+def _times(book: object, path: Path, say: Say, times: dict[str, float] | None = None) -> None:
+    """Add the LMS's submission times to the gradebook's; say which names match no submission.
+
+    Added, not replacing: several sections batched into one gradebook each bring their own file (red team round 33:
+    section B's dropped section A's, whose learners' own file times counted again); a name given again is updated.
+    """
     import json
 
     from grader.instructor import late
     from grader.instructor.gradebook import Gradebook
 
     assert isinstance(book, Gradebook)
-    times = late.read_times(path)
-    book.set_setting("times", json.dumps(times))
-    say(f"submission times from {path}: {len(times)} learners (they count instead of their files' own times)")
+    times = late.read_times(path) if times is None else times
+    kept = {**json.loads(book.setting("times") or "{}"), **times}
+    book.set_setting("times", json.dumps(kept))
+    said = f", {len(kept)} in all" if len(kept) > len(times) else ""
+    say(f"submission times from {path}: {len(times)} learners{said} (they count instead of their files' own times)")
     graded = {r.id for r in book.rows()}
     unknown = sorted(set(times) - graded)
-    if graded and unknown:
-        say(f"note: {len(unknown)} names in {path} match no submission in the gradebook: {', '.join(unknown[:5])}"
-            + (" ..." if len(unknown) > 5 else "") + " (a name must be the submission's, as in the gradebook)")
+    if graded and unknown:  # names made printable by read_times, each cut (round 33: raw escapes cleared the screen)
+        say(f"note: {len(unknown)} names in {path} match no submission in the gradebook: {listed(unknown, 5)}"
+            " (a name must be the submission's, as in the gradebook)")
 
 
 def _batch(course: Course, book: object, args: Args, say: Say) -> None:

@@ -10,16 +10,17 @@ submission and time, read by `read_times` and kept in the gradebook) counts inst
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
 import time
-import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
 from grader.course.model import LatePolicy
 from grader.errors import UsageError
+from grader.instructor import intake
 from grader.results.cohort import Row
 
 EARLIEST = 315532800.0  # 1980-01-01: the first time a zip can hold
@@ -68,7 +69,7 @@ def read_times(path: Path) -> dict[str, float]:
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"--times {path}: cannot read it ({getattr(e, 'strerror', None) or e}); give a CSV file "
                          "of submission,submitted_at")
-    rows = list(csv.reader(text.splitlines()))
+    rows = list(csv.reader(io.StringIO(text, newline="")))  # a quoted name's own line breaks stay in it (round 33)
     header = [h.strip().lower() for h in rows[0]] if rows else []
     who = next((header.index(c) for c in SUBMISSION_COLUMNS if c in header), None)
     when = next((header.index(c) for c in TIME_COLUMNS if c in header), None)
@@ -81,12 +82,14 @@ def read_times(path: Path) -> dict[str, float]:
             continue
         if len(row) <= max(who, when):
             raise UsageError(f"--times {path}:{line}: {len(row)} columns; every line needs a submission and a time")
-        name, stamp = unicodedata.normalize("NFC", row[who].strip()), row[when].strip()  # as ids are (intake.py)
+        # as ids are made (intake.printable: NFC, escapes), spaces and all: a name that strips to another is another
+        # learner's (red team round 33: `mallory ` matched no spelling, and her own file times counted)
+        name, stamp = intake.printable(row[who]), row[when].strip()
         try:
             value = float(stamp) if stamp.replace(".", "", 1).isdigit() else parse_deadline(stamp)
         except UsageError:
-            raise UsageError(f"--times {path}:{line}: '{stamp}' is not a time; give one like 2025-03-01T23:59 "
-                             "(+01:00) or seconds since the epoch")
+            raise UsageError(f"--times {path}:{line}: '{intake.printable(stamp)}' is not a time; give one like "
+                             "2025-03-01T23:59 (+01:00) or seconds since the epoch")
         if name in times and times[name] != value:
             raise UsageError(f"--times {path}:{line}: '{name}' is given two different times")
         times[name] = value
