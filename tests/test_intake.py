@@ -217,6 +217,14 @@ def test_case_variants_pick_the_declared_spelling_first() -> None:
     assert chosen == {P("STUDENT/double.py"): P("student/double.py"), P("STUDENT/Combine.PY"): P("student/combine.py")}
     with pytest.raises(intake.IntakeError, match="several student/ folders"):
         intake.choose([P("a/student/double.py"), P("b/Student/double.py")], DECLARED, False, "sub")
+    # red team round 33: 40,000 folders listed in one refusal, a 9.9 MB row and CSV cell; at most 5, and any
+    # refusal's text is cut
+    many = [P(f"d{i:05d}/student/double.py") for i in range(40_000)]
+    with pytest.raises(intake.IntakeError, match=r"d00004/student and 39995 more\); submit") as refused:
+        intake.choose(many, DECLARED, False, "sub")
+    assert len(str(refused.value)) < 300
+    said = str(submissions.SubmissionError("x" * 100_000))
+    assert len(said) < intake.MESSAGE_CAP + 100 and said.endswith("(98,000 characters more)")
     with pytest.raises(intake.IntakeError, match="none of the stage files .double.py, combine.py, split.py."):
         intake.choose([P("notes/readme.md")], DECLARED, True, "sub")
 

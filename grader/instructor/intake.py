@@ -53,6 +53,19 @@ def printable(text: str) -> str:
     return safetext.safe_name(unicodedata.normalize("NFC", text))
 
 
+MESSAGE_CAP = 2000  # characters of a refusal kept (its row, its CSV cell, its feedback file, the HTML report)
+
+
+def bounded(message: str) -> str:
+    """A refusal's text cut to MESSAGE_CAP.
+
+    Red team round 33 listed 40,000 folders in one: a 9.9 MB gradebook row and CSV cell (which Python's csv refuses
+    to read back, every learner's row with it) and a 19.8 MB report.
+    """
+    cut = len(message) - MESSAGE_CAP
+    return message if cut <= 0 else f"{message[:MESSAGE_CAP]} ... ({cut:,} characters more)"
+
+
 class IntakeError(GraderError):
     """The submission holds no stage file, or holds them in two places; the message says which."""
 
@@ -159,7 +172,8 @@ def _one_shallowest(found: set[PurePosixPath], several: str, fix: str) -> PurePo
     depth = min(len(f.parts) for f in found)
     shallowest = sorted(f for f in found if len(f.parts) == depth)
     if len(shallowest) > 1:
-        raise IntakeError(f"{several} ({', '.join(map(str, shallowest))}); {fix}")
+        more = f" and {len(shallowest) - 5} more" if len(shallowest) > 5 else ""
+        raise IntakeError(f"{several} ({', '.join(map(str, shallowest[:5]))}{more}); {fix}")
     return shallowest[0]
 
 

@@ -43,7 +43,7 @@ class SubmissionError(GraderError):
     """A submission that cannot be graded as it stands; the message (made printable) says why and what to do."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(printable(message))
+        super().__init__(intake.bounded(printable(message)))
 
 
 class Submission(Record, frozen=True):
