@@ -246,3 +246,20 @@ def test_a_spent_budget_keeps_the_verdicts_of_the_cases_that_ran(mini_template: 
     assert cases["small"].passed and cases["small"].points > 0
     assert cases["random"].status.value in ("skipped", "timeout") and not cases["random"].passed
     assert not cases["secret"].passed
+
+
+def test_a_batch_warns_when_its_jails_could_use_more_memory_than_the_machine_has(mini, monkeypatch) -> None:
+    """Red team round 34: nothing said that --jobs x memory_mb past the machine's memory lets the kernel's OOM killer,
+    which picks by RSS and not by cgroup, end an honest learner's call (graded as out of memory)."""
+    from grader.instructor import commands
+    from grader.run import jail
+
+    monkeypatch.setattr(jail, "make_room", lambda jails, memory_mb: None)
+    memory_mb = max(s.memory_mb for s in mini.stages)
+    said: list[str] = []
+    monkeypatch.setattr(commands, "_meminfo", lambda: [f"MemTotal: {(memory_mb * 3 // 2) << 10} kB"])
+    commands._file_table(mini, 2, (), False, said.append)
+    assert any("warning: --jobs 2 jails" in x and "use --jobs 1 or less" in x for x in said), said
+    said.clear()
+    commands._file_table(mini, 1, (), False, said.append)
+    assert not said, said
