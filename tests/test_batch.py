@@ -257,7 +257,8 @@ def test_a_batch_warns_when_its_jails_could_use_more_memory_than_the_machine_has
     monkeypatch.setattr(jail, "make_room", lambda jails, memory_mb: None)
     memory_mb = max(s.memory_mb for s in mini.stages)
     said: list[str] = []
-    monkeypatch.setattr(commands, "_meminfo", lambda: [f"MemTotal: {(memory_mb * 3 // 2) << 10} kB"])
+    pages = {"SC_PHYS_PAGES": (memory_mb * 3 // 2) << 8, "SC_PAGE_SIZE": 4096}  # 1.5 jails' worth
+    monkeypatch.setattr(commands.os, "sysconf", lambda name: pages[name])
     commands._file_table(mini, 2, (), False, said.append)
     assert any("warning: --jobs 2 jails" in x and "use --jobs 1 or less" in x for x in said), said
     said.clear()

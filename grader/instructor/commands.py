@@ -197,18 +197,14 @@ def _file_table(course: Course, jobs: int, stages: tuple[str, ...], unsandboxed:
     note = jail.make_room(jobs, memory_mb)
     if note:
         say(note)
-    total = next((int(line.split()[1]) >> 10 for line in _meminfo() if line.startswith("MemTotal:")), None)
-    if total is not None and jobs * memory_mb > total:  # red team round 34: past the machine's memory, its OOM
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20  # MiB of memory, as MemTotal says
+    except (OSError, ValueError):
+        return
+    if jobs * memory_mb > total > 0:  # red team round 34: past the machine's memory, its OOM
         say(f"warning: --jobs {jobs} jails of {memory_mb} MiB each could use {jobs * memory_mb:,} MiB together, more "
             f"than this machine's {total:,} MiB: the kernel's OOM killer could end an honest learner's call (graded "
             f"as out of memory); use --jobs {max(1, total // memory_mb)} or less")  # killer picks by RSS, not cgroup
-
-
-def _meminfo() -> list[str]:
-    try:
-        return Path("/proc/meminfo").read_text().splitlines()
-    except OSError:
-        return []
 
 
 def _outputs(course: Course, book: object, args: Args, deadline: float | None, say: Say) -> None:
